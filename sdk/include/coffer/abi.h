@@ -1,0 +1,171 @@
+/*
+ * coffer/abi.h — the stable C ABI between the Coffer host and its plugins.
+ *
+ * This header is the only stable contract. It is pure C (C99) and also compiles as C++20.
+ * Rules (see docs/abi.md for the full text):
+ *   - One exported entry symbol whose name carries the ABI major: coffer_plugin_entry_v1.
+ *   - Every struct begins with `struct_size`; fields are only ever appended. A reader uses
+ *     min(struct_size, sizeof(its own struct)) and never rejects a larger struct.
+ *   - Strings are {ptr,len}, borrowed for the duration of the call, UTF-8, not NUL-terminated.
+ *   - Structured data crosses as JSON text.
+ *   - Results are written into host-owned reply objects through host callbacks (the host copies).
+ *     Nothing allocated on one side is freed on the other.
+ *   - No C++ exception, RTTI object or STL type crosses the boundary.
+ *   - Calls on one plugin are serialized by the host. Host callbacks are thread-safe and never block.
+ */
+#ifndef COFFER_ABI_H
+#define COFFER_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define COFFER_ABI_MAJOR 1
+#define COFFER_ABI_MINOR 0
+
+#if defined(_WIN32)
+#define COFFER_EXPORT __declspec(dllexport)
+#else
+#define COFFER_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* The name of the entry symbol for ABI major 1. */
+#define COFFER_PLUGIN_ENTRY_SYMBOL "coffer_plugin_entry_v1"
+
+/* A borrowed UTF-8 string: valid only for the duration of the call that passes it. */
+typedef struct coffer_str {
+    const char* ptr;
+    size_t len;
+} coffer_str;
+
+typedef enum coffer_status {
+    COFFER_OK = 0,
+    COFFER_E_INVALID = 1,     /* the input is wrong (validation failure, bad arguments) */
+    COFFER_E_NOT_FOUND = 2,   /* the named thing does not exist */
+    COFFER_E_CONFLICT = 3,    /* it exists already, or a state conflict */
+    COFFER_E_DENIED = 4,      /* not permitted */
+    COFFER_E_UNSUPPORTED = 5, /* this plugin does not implement that */
+    COFFER_E_UNAVAILABLE = 6, /* a dependency is down; retrying later may work */
+    COFFER_E_INTERNAL = 7     /* a bug or an unexpected failure */
+} coffer_status;
+
+typedef enum coffer_log_level {
+    COFFER_LOG_DEBUG = 0,
+    COFFER_LOG_INFO = 1,
+    COFFER_LOG_WARN = 2,
+    COFFER_LOG_ERROR = 3
+} coffer_log_level;
+
+/* Opaque host-owned handles. */
+typedef struct coffer_host coffer_host;   /* one per loaded plugin */
+typedef struct coffer_reply coffer_reply; /* one per call that produces a result */
+/* Opaque plugin-owned handle: one per resource the plugin manages. */
+typedef struct coffer_instance coffer_instance;
+
+/*
+ * Host services. Every function is thread-safe and never blocks on the plugin.
+ * A plugin built against a newer minor must check struct_size before using a field that
+ * an older host may lack (the C++ wrapper does this for you).
+ */
+typedef struct coffer_host_api {
+    uint32_t struct_size;
+    uint16_t abi_major;
+    uint16_t abi_minor;
+
+    /* Structured log line attributed to the plugin. */
+    void (*log)(coffer_host* host, int level, coffer_str message);
+    /* Set the reply's result to a JSON document (copied). Replaces any earlier result. */
+    void (*reply_json)(coffer_reply* reply, coffer_str json);
+    /* Set the reply's error: a status, a human message and optional JSON details (may be empty). */
+    void (*reply_error)(coffer_reply* reply, coffer_status status, coffer_str message,
+                        coffer_str details_json);
+    /* Publish an event on the host's event bus. */
+    coffer_status (*emit)(coffer_host* host, coffer_str topic, coffer_str event_json);
+    /* Write an audit event (actor "system", attributed to the plugin). Never pass secrets. */
+    coffer_status (*audit)(coffer_host* host, coffer_str event_type, coffer_str target,
+                           coffer_str payload_json);
+    /* The plugin's private data directory ($COFFER_HOME/data/<plugin>), created on demand.
+       The returned string is host-owned and valid for the plugin's lifetime. */
+    coffer_str (*data_dir)(coffer_host* host);
+    /* The vault directory ($COFFER_HOME). Host-owned, valid for the plugin's lifetime. */
+    coffer_str (*vault_dir)(coffer_host* host);
+} coffer_host_api;
+
+/*
+ * One resource kind. Function pointers marked optional may be NULL.
+ * `plugin_ctx` is the pointer the plugin's init() returned; `kind` is this descriptor itself, so
+ * one set of functions can serve several kinds.
+ * Every function that takes a coffer_reply* reports its outcome twice: as the returned status
+ * and, for errors, through host->reply_error (message and details). On COFFER_OK a function
+ * may set a JSON result with reply_json.
+ */
+typedef struct coffer_kind coffer_kind;
+struct coffer_kind {
+    uint32_t struct_size;
+    coffer_str name;         /* e.g. "mcp_server"; [a-z][a-z0-9_]{0,31} */
+    coffer_str schema_json;  /* JSON Schema of the resource config; the host validates first */
+    coffer_str actions_json; /* JSON array: [{"name":"test","description":"…"}, …] (may be empty) */
+    void* kind_data;         /* free for the plugin's use; the host never touches it */
+
+    /* Kind-specific validation after the schema passed. Errors go through reply_error with
+       details {"errors":[{"pointer":"/field","message":"…"}]}. Optional. */
+    coffer_status (*validate)(void* plugin_ctx, const coffer_kind* kind, coffer_str config_json,
+                              coffer_reply* reply);
+
+    /* Create the live instance for a resource. resource_json is
+       {"uid","kind","name","config","enabled","description"}. Required. */
+    coffer_status (*create)(void* plugin_ctx, const coffer_kind* kind, coffer_str resource_json,
+                            coffer_instance** out, coffer_reply* reply);
+    /* The config changed (already validated). Optional: without it the host recreates. */
+    coffer_status (*update)(coffer_instance* inst, coffer_str config_json, coffer_reply* reply);
+    /* The resource became enabled / disabled. Optional. */
+    coffer_status (*start)(coffer_instance* inst, coffer_reply* reply);
+    coffer_status (*stop)(coffer_instance* inst, coffer_reply* reply);
+    /* A JSON object describing live status, e.g. {"health":"ok"}. Optional. */
+    coffer_status (*status)(coffer_instance* inst, coffer_reply* reply);
+    /* A declared action; args_json is an object. Optional. */
+    coffer_status (*action)(coffer_instance* inst, coffer_str action, coffer_str args_json,
+                            coffer_reply* reply);
+    /* The resource was deleted (after stop). The plugin may remove its own files. Optional. */
+    coffer_status (*remove)(coffer_instance* inst, coffer_reply* reply);
+    /* Release the instance. Required. Never fails. */
+    void (*destroy)(coffer_instance* inst);
+};
+
+/* What the entry symbol returns. Static storage in the plugin; never freed. */
+typedef struct coffer_plugin {
+    uint32_t struct_size;
+    uint16_t abi_major;      /* must equal COFFER_ABI_MAJOR of the host */
+    uint16_t abi_minor;      /* the minor the plugin was built against */
+    uint16_t min_host_minor; /* the oldest host minor the plugin works with */
+    uint16_t reserved0;
+    coffer_str name;         /* must equal the manifest's name */
+    coffer_str version;      /* semver text */
+
+    /* Called once after loading. config_json is the plugin's section of the host config (or
+       "{}"). On success *plugin_ctx is passed back to every kind function. Required. */
+    coffer_status (*init)(const coffer_host_api* api, coffer_host* host, coffer_str config_json,
+                          void** plugin_ctx, coffer_reply* reply);
+    /* Called once at daemon shutdown after every instance was destroyed. Plugins join their own
+       threads here. Optional. */
+    void (*shutdown)(void* plugin_ctx);
+
+    size_t kind_count;
+    const coffer_kind* const* kinds;
+} coffer_plugin;
+
+/*
+ * The single exported entry point. The host passes its ABI version; a plugin that cannot work
+ * with that host returns NULL. The result points to static storage.
+ */
+typedef const coffer_plugin* (*coffer_plugin_entry_fn)(uint16_t host_abi_major,
+                                                       uint16_t host_abi_minor);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* COFFER_ABI_H */

@@ -1,0 +1,399 @@
+// coffer/sdk.hpp — header-only C++20 wrapper over coffer/abi.h.
+//
+// Write a plugin as ordinary C++ classes (a Plugin owning Kinds, each Kind creating Instances),
+// then turn it into the C exports with one macro:
+//
+//     class MyPlugin : public coffer::sdk::Plugin { ... };
+//     COFFER_PLUGIN(MyPlugin, "my_plugin", "1.0.0")
+//
+// Exceptions never cross the boundary: every trampoline catches them and turns them into
+// error replies (coffer::sdk::Error keeps its status and details; anything else is INTERNAL).
+#pragma once
+
+#include <coffer/abi.h>
+
+#include <boost/json.hpp>
+
+#include <exception>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace coffer::sdk {
+
+namespace json = boost::json;
+
+inline coffer_str to_cstr(std::string_view s) noexcept { return coffer_str{s.data(), s.size()}; }
+inline std::string_view to_view(coffer_str s) noexcept {
+    return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view();
+}
+
+// An error with a status, a message and optional JSON details; becomes reply_error.
+class Error : public std::runtime_error {
+public:
+    Error(coffer_status status, std::string message, json::value details = nullptr)
+        : std::runtime_error(std::move(message)), status_(status), details_(std::move(details)) {}
+    coffer_status status() const noexcept { return status_; }
+    const json::value& details() const noexcept { return details_; }
+
+private:
+    coffer_status status_;
+    json::value details_;
+};
+
+// Collects validation problems as {pointer, message}; thrown as one COFFER_E_INVALID error.
+class Validation {
+public:
+    void fail(std::string pointer, std::string message) {
+        errors_.push_back(json::object{{"pointer", std::move(pointer)}, {"message", std::move(message)}});
+    }
+    bool ok() const noexcept { return errors_.empty(); }
+    const json::array& errors() const noexcept { return errors_; }
+
+private:
+    json::array errors_;
+};
+
+// The host services, as seen by C++ code. Safe to copy; valid for the plugin's lifetime.
+class Host {
+public:
+    Host() = default;
+    Host(const coffer_host_api* api, coffer_host* host) : api_(api), host_(host) {}
+
+    // True when the host offers `field` (an older host's smaller struct may not).
+    template <typename Field> bool has(Field coffer_host_api::*field) const noexcept {
+        if (!api_) return false;
+        static const coffer_host_api probe{};
+        auto offset = static_cast<size_t>(reinterpret_cast<const char*>(&(probe.*field)) -
+                                          reinterpret_cast<const char*>(&probe));
+        return offset + sizeof(Field) <= api_->struct_size && (api_->*field) != nullptr;
+    }
+    void log(coffer_log_level level, std::string_view message) const {
+        if (has(&coffer_host_api::log)) api_->log(host_, level, to_cstr(message));
+    }
+    void info(std::string_view m) const { log(COFFER_LOG_INFO, m); }
+    void warn(std::string_view m) const { log(COFFER_LOG_WARN, m); }
+    void error(std::string_view m) const { log(COFFER_LOG_ERROR, m); }
+    bool emit(std::string_view topic, const json::value& event) const {
+        if (!has(&coffer_host_api::emit)) return false;
+        auto text = json::serialize(event);
+        return api_->emit(host_, to_cstr(topic), to_cstr(text)) == COFFER_OK;
+    }
+    bool audit(std::string_view event_type, std::string_view target, const json::value& payload) const {
+        if (!has(&coffer_host_api::audit)) return false;
+        auto text = json::serialize(payload);
+        return api_->audit(host_, to_cstr(event_type), to_cstr(target), to_cstr(text)) == COFFER_OK;
+    }
+    std::string data_dir() const {
+        return has(&coffer_host_api::data_dir) ? std::string(to_view(api_->data_dir(host_))) : std::string();
+    }
+    std::string vault_dir() const {
+        return has(&coffer_host_api::vault_dir) ? std::string(to_view(api_->vault_dir(host_))) : std::string();
+    }
+    const coffer_host_api* api() const noexcept { return api_; }
+
+private:
+    const coffer_host_api* api_ = nullptr;
+    coffer_host* host_ = nullptr;
+};
+
+// What the host tells an instance about its resource.
+struct ResourceInfo {
+    std::string uid, kind, name, description;
+    json::object config;
+    bool enabled = false;
+};
+
+// One live resource. Override what the kind needs; defaults are no-ops.
+class Instance {
+public:
+    virtual ~Instance() = default;
+    // Config changed (already validated). Default: accept and keep the new config.
+    virtual void update(const json::object& config) { info_.config = config; }
+    virtual void start() {}
+    virtual void stop() {}
+    virtual json::value status() { return json::object{}; }
+    virtual json::value action(std::string_view name, const json::object& args) {
+        (void)args;
+        throw Error(COFFER_E_UNSUPPORTED, "unknown action: " + std::string(name));
+    }
+    virtual void remove() {}
+
+    const ResourceInfo& info() const noexcept { return info_; }
+    void set_info(ResourceInfo info) { info_ = std::move(info); }
+
+protected:
+    ResourceInfo info_;
+};
+
+struct ActionInfo {
+    std::string name, description;
+};
+
+// One resource kind.
+class Kind {
+public:
+    virtual ~Kind() = default;
+    virtual std::string name() const = 0;
+    virtual std::string schema() const = 0;                        // JSON Schema text
+    virtual std::vector<ActionInfo> actions() const { return {}; }
+    virtual void validate(const json::object& config, Validation& v) { (void)config, (void)v; }
+    virtual std::unique_ptr<Instance> create(const ResourceInfo& resource) = 0;
+};
+
+// The plugin: owns its kinds; init/shutdown bracket its life.
+class Plugin {
+public:
+    virtual ~Plugin() = default;
+    virtual void init(const json::value& config) { (void)config; }
+    virtual void shutdown() {}
+
+    const Host& host() const noexcept { return host_; }
+    std::vector<std::unique_ptr<Kind>>& kinds() noexcept { return kinds_; }
+
+    template <typename K, typename... Args> K& add_kind(Args&&... args) {
+        auto k = std::make_unique<K>(std::forward<Args>(args)...);
+        K& ref = *k;
+        kinds_.push_back(std::move(k));
+        return ref;
+    }
+
+    void attach(const Host& h) { host_ = h; }
+
+private:
+    Host host_;
+    std::vector<std::unique_ptr<Kind>> kinds_;
+};
+
+namespace detail {
+
+struct KindSlot {
+    coffer_kind desc{};  // first member: the host passes &desc back to us
+    Kind* impl = nullptr;
+    std::string name, schema, actions;
+};
+
+struct InstanceBox {
+    std::unique_ptr<Instance> impl;
+};
+
+inline const coffer_host_api*& host_api() {
+    static const coffer_host_api* api = nullptr;
+    return api;
+}
+
+inline void reply_error(coffer_reply* r, coffer_status st, std::string_view msg, const json::value& details) {
+    auto* api = host_api();
+    if (!api || !r || !api->reply_error) return;
+    std::string d = details.is_null() ? std::string() : json::serialize(details);
+    api->reply_error(r, st, to_cstr(msg), to_cstr(d));
+}
+
+inline void reply_json(coffer_reply* r, const json::value& v) {
+    auto* api = host_api();
+    if (!api || !r || !api->reply_json) return;
+    auto text = json::serialize(v);
+    api->reply_json(r, to_cstr(text));
+}
+
+// Run `f`, converting every exception into an error reply.
+template <typename F> coffer_status guarded(coffer_reply* r, F&& f) noexcept {
+    try {
+        return f();
+    } catch (const Error& e) {
+        reply_error(r, e.status(), e.what(), e.details());
+        return e.status();
+    } catch (const std::exception& e) {
+        reply_error(r, COFFER_E_INTERNAL, e.what(), nullptr);
+        return COFFER_E_INTERNAL;
+    } catch (...) {
+        reply_error(r, COFFER_E_INTERNAL, "unknown exception in plugin", nullptr);
+        return COFFER_E_INTERNAL;
+    }
+}
+
+inline json::object parse_object(coffer_str text, std::string_view what) {
+    boost::system::error_code ec;
+    auto v = json::parse(to_view(text), ec);
+    if (ec || !v.is_object()) throw Error(COFFER_E_INVALID, std::string(what) + " must be a JSON object");
+    return std::move(v.as_object());
+}
+
+inline Instance& inst(coffer_instance* i) { return *reinterpret_cast<InstanceBox*>(i)->impl; }
+
+inline coffer_status k_validate(void*, const coffer_kind* k, coffer_str config, coffer_reply* r) {
+    return guarded(r, [&] {
+        auto* slot = reinterpret_cast<const KindSlot*>(k);
+        auto cfg = parse_object(config, "config");
+        Validation v;
+        slot->impl->validate(cfg, v);
+        if (!v.ok()) {
+            reply_error(r, COFFER_E_INVALID, "config is invalid", json::object{{"errors", v.errors()}});
+            return COFFER_E_INVALID;
+        }
+        return COFFER_OK;
+    });
+}
+
+inline coffer_status k_create(void*, const coffer_kind* k, coffer_str resource, coffer_instance** out,
+                              coffer_reply* r) {
+    return guarded(r, [&] {
+        auto* slot = reinterpret_cast<const KindSlot*>(k);
+        auto obj = parse_object(resource, "resource");
+        ResourceInfo info;
+        auto str = [&](const char* key) {
+            auto* p = obj.if_contains(key);
+            return (p && p->is_string()) ? std::string(p->as_string()) : std::string();
+        };
+        info.uid = str("uid");
+        info.kind = str("kind");
+        info.name = str("name");
+        info.description = str("description");
+        if (auto* c = obj.if_contains("config"); c && c->is_object()) info.config = c->as_object();
+        if (auto* e = obj.if_contains("enabled"); e && e->is_bool()) info.enabled = e->as_bool();
+        auto impl = slot->impl->create(info);
+        if (!impl) throw Error(COFFER_E_INTERNAL, "kind returned no instance");
+        impl->set_info(std::move(info));
+        *out = reinterpret_cast<coffer_instance*>(new InstanceBox{std::move(impl)});
+        return COFFER_OK;
+    });
+}
+
+inline coffer_status k_update(coffer_instance* i, coffer_str config, coffer_reply* r) {
+    return guarded(r, [&] {
+        inst(i).update(parse_object(config, "config"));
+        return COFFER_OK;
+    });
+}
+inline coffer_status k_start(coffer_instance* i, coffer_reply* r) {
+    return guarded(r, [&] { inst(i).start(); return COFFER_OK; });
+}
+inline coffer_status k_stop(coffer_instance* i, coffer_reply* r) {
+    return guarded(r, [&] { inst(i).stop(); return COFFER_OK; });
+}
+inline coffer_status k_status(coffer_instance* i, coffer_reply* r) {
+    return guarded(r, [&] { reply_json(r, inst(i).status()); return COFFER_OK; });
+}
+inline coffer_status k_action(coffer_instance* i, coffer_str name, coffer_str args, coffer_reply* r) {
+    return guarded(r, [&] {
+        json::object a = args.len ? parse_object(args, "action arguments") : json::object{};
+        reply_json(r, inst(i).action(to_view(name), a));
+        return COFFER_OK;
+    });
+}
+inline coffer_status k_remove(coffer_instance* i, coffer_reply* r) {
+    return guarded(r, [&] { inst(i).remove(); return COFFER_OK; });
+}
+inline void k_destroy(coffer_instance* i) {
+    try {
+        delete reinterpret_cast<InstanceBox*>(i);
+    } catch (...) {
+    }
+}
+
+// Static state behind the macro: one per plugin library.
+struct Registry {
+    std::unique_ptr<Plugin> plugin;
+    std::vector<std::unique_ptr<KindSlot>> slots;
+    std::vector<const coffer_kind*> table;
+    coffer_plugin desc{};
+    std::string name, version;
+};
+
+inline Registry& registry() {
+    static Registry r;
+    return r;
+}
+
+inline coffer_status p_init(const coffer_host_api* api, coffer_host* host, coffer_str config, void** ctx,
+                            coffer_reply* r) {
+    host_api() = api;
+    return guarded(r, [&] {
+        auto& reg = registry();
+        reg.plugin->attach(Host(api, host));
+        boost::system::error_code ec;
+        json::value cfg = config.len ? json::parse(to_view(config), ec) : json::value(json::object{});
+        if (ec) throw Error(COFFER_E_INVALID, "plugin config is not JSON");
+        reg.plugin->init(cfg);
+        *ctx = reg.plugin.get();
+        return COFFER_OK;
+    });
+}
+
+inline void p_shutdown(void*) {
+    try {
+        registry().plugin->shutdown();
+    } catch (...) {
+    }
+}
+
+inline std::string actions_text(const Kind& k) {
+    json::array a;
+    for (auto& act : k.actions()) a.push_back(json::object{{"name", act.name}, {"description", act.description}});
+    return json::serialize(a);
+}
+
+template <typename P>
+const coffer_plugin* entry(uint16_t host_major, uint16_t host_minor, const char* name, const char* version) noexcept {
+    (void)host_minor;
+    if (host_major != COFFER_ABI_MAJOR) return nullptr;
+    try {
+        auto& reg = registry();
+        if (reg.plugin) return &reg.desc;
+        reg.plugin = std::make_unique<P>();
+        reg.name = name;
+        reg.version = version;
+        for (auto& k : reg.plugin->kinds()) {
+            auto slot = std::make_unique<KindSlot>();
+            slot->impl = k.get();
+            slot->name = k->name();
+            slot->schema = k->schema();
+            slot->actions = actions_text(*k);
+            auto& d = slot->desc;
+            d.struct_size = sizeof(coffer_kind);
+            d.name = to_cstr(slot->name);
+            d.schema_json = to_cstr(slot->schema);
+            d.actions_json = to_cstr(slot->actions);
+            d.validate = &k_validate;
+            d.create = &k_create;
+            d.update = &k_update;
+            d.start = &k_start;
+            d.stop = &k_stop;
+            d.status = &k_status;
+            d.action = &k_action;
+            d.remove = &k_remove;
+            d.destroy = &k_destroy;
+            reg.table.push_back(&slot->desc);
+            reg.slots.push_back(std::move(slot));
+        }
+        auto& p = reg.desc;
+        p.struct_size = sizeof(coffer_plugin);
+        p.abi_major = COFFER_ABI_MAJOR;
+        p.abi_minor = COFFER_ABI_MINOR;
+        p.min_host_minor = 0;
+        p.name = to_cstr(reg.name);
+        p.version = to_cstr(reg.version);
+        p.init = &p_init;
+        p.shutdown = &p_shutdown;
+        p.kind_count = reg.table.size();
+        p.kinds = reg.table.data();
+        return &p;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+}  // namespace detail
+}  // namespace coffer::sdk
+
+// Turns a coffer::sdk::Plugin subclass into the plugin's single exported entry symbol.
+// The class registers its kinds in its constructor (add_kind<...>()).
+#define COFFER_PLUGIN(PluginClass, NameLiteral, VersionLiteral)                                   \
+    extern "C" COFFER_EXPORT const coffer_plugin* coffer_plugin_entry_v1(uint16_t host_major,      \
+                                                                         uint16_t host_minor) {     \
+        return ::coffer::sdk::detail::entry<PluginClass>(host_major, host_minor, NameLiteral,      \
+                                                         VersionLiteral);                           \
+    }

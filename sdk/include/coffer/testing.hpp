@@ -1,0 +1,187 @@
+// coffer/testing.hpp — a fake host for plugin unit tests, no daemon needed.
+//
+//     coffer::testing::FakeHost host(coffer_plugin_entry_v1);   // or a dlsym'd entry
+//     auto r = host.validate("hello", R"({"greeting":"hi"})");
+//     auto inst = host.create("hello", "h1", R"({"greeting":"hi"})");
+//     auto out = host.action(inst, "greet", "{}");
+//
+// It implements every coffer_host_api callback, records logs, events and audit rows, and speaks
+// to the plugin only through the C ABI, exactly as the daemon does. It does not validate the
+// JSON Schema (the daemon does that); it calls the plugin's own validator.
+#pragma once
+
+#include <coffer/abi.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct coffer_reply {
+    coffer_status status = COFFER_OK;
+    bool has_json = false;
+    std::string json, message, details;
+};
+
+struct coffer_host {
+    std::mutex mu;
+    std::string data_dir, vault_dir;
+    struct Log { int level; std::string message; };
+    struct Event { std::string topic, json; };
+    struct Audit { std::string type, target, payload; };
+    std::vector<Log> logs;
+    std::vector<Event> events;
+    std::vector<Audit> audits;
+};
+
+namespace coffer::testing {
+
+inline std::string_view view(coffer_str s) { return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view(); }
+inline coffer_str cstr(std::string_view s) { return coffer_str{s.data(), s.size()}; }
+
+// The outcome of one call: status plus whatever the plugin put into the reply.
+struct Result {
+    coffer_status status = COFFER_OK;
+    std::string json;     // result document ("" when none)
+    std::string message;  // error message
+    std::string details;  // error details JSON ("" when none)
+    bool ok() const { return status == COFFER_OK; }
+};
+
+class FakeHost {
+public:
+    explicit FakeHost(coffer_plugin_entry_fn entry, std::string config_json = "{}",
+                      std::filesystem::path vault = std::filesystem::temp_directory_path() / "coffer-fakehost") {
+        host_.vault_dir = vault.string();
+        host_.data_dir = (vault / "data").string();
+        api_.struct_size = sizeof(coffer_host_api);
+        api_.abi_major = COFFER_ABI_MAJOR;
+        api_.abi_minor = COFFER_ABI_MINOR;
+        api_.log = [](coffer_host* h, int level, coffer_str m) {
+            std::lock_guard<std::mutex> g(h->mu);
+            h->logs.push_back({level, std::string(view(m))});
+        };
+        api_.reply_json = [](coffer_reply* r, coffer_str j) { r->has_json = true; r->json.assign(view(j)); };
+        api_.reply_error = [](coffer_reply* r, coffer_status st, coffer_str m, coffer_str d) {
+            r->status = st;
+            r->message.assign(view(m));
+            r->details.assign(view(d));
+        };
+        api_.emit = [](coffer_host* h, coffer_str t, coffer_str e) {
+            std::lock_guard<std::mutex> g(h->mu);
+            h->events.push_back({std::string(view(t)), std::string(view(e))});
+            return COFFER_OK;
+        };
+        api_.audit = [](coffer_host* h, coffer_str t, coffer_str target, coffer_str p) {
+            std::lock_guard<std::mutex> g(h->mu);
+            h->audits.push_back({std::string(view(t)), std::string(view(target)), std::string(view(p))});
+            return COFFER_OK;
+        };
+        api_.data_dir = [](coffer_host* h) {
+            std::filesystem::create_directories(h->data_dir);
+            return cstr(h->data_dir);
+        };
+        api_.vault_dir = [](coffer_host* h) { return cstr(h->vault_dir); };
+
+        plugin_ = entry(COFFER_ABI_MAJOR, COFFER_ABI_MINOR);
+        if (!plugin_) throw std::runtime_error("plugin entry returned NULL");
+        if (plugin_->abi_major != COFFER_ABI_MAJOR) throw std::runtime_error("plugin ABI major mismatch");
+        coffer_reply r;
+        auto st = plugin_->init(&api_, &host_, cstr(config_json), &ctx_, &r);
+        if (st != COFFER_OK) throw std::runtime_error("plugin init failed: " + r.message);
+    }
+    ~FakeHost() {
+        for (auto& [inst, kind] : live_) kind->destroy(inst);
+        if (plugin_ && plugin_->shutdown) plugin_->shutdown(ctx_);
+    }
+    FakeHost(const FakeHost&) = delete;
+    FakeHost& operator=(const FakeHost&) = delete;
+
+    const coffer_plugin& plugin() const { return *plugin_; }
+
+    const coffer_kind& kind(std::string_view name) const {
+        for (size_t i = 0; i < plugin_->kind_count; ++i)
+            if (view(plugin_->kinds[i]->name) == name) return *plugin_->kinds[i];
+        throw std::runtime_error("no such kind: " + std::string(name));
+    }
+
+    Result validate(std::string_view kind_name, std::string_view config) {
+        auto& k = kind(kind_name);
+        coffer_reply r;
+        if (!k.validate) return {};
+        auto st = k.validate(ctx_, &k, cstr(config), &r);
+        return finish(st, r);
+    }
+
+    // Creates an instance of a resource named `name`; throws if the plugin refuses.
+    coffer_instance* create(std::string_view kind_name, std::string_view name, std::string_view config,
+                            bool enabled = true) {
+        auto& k = kind(kind_name);
+        std::string res = "{\"uid\":\"test-" + std::string(name) + "\",\"kind\":\"" + std::string(kind_name) +
+                          "\",\"name\":\"" + std::string(name) + "\",\"description\":\"\",\"enabled\":" +
+                          (enabled ? "true" : "false") + ",\"config\":" + std::string(config) + "}";
+        coffer_reply r;
+        coffer_instance* inst = nullptr;
+        auto st = k.create(ctx_, &k, cstr(res), &inst, &r);
+        if (st != COFFER_OK || !inst) throw std::runtime_error("create failed: " + r.message);
+        live_[inst] = &k;
+        return inst;
+    }
+
+    Result update(coffer_instance* i, std::string_view config) { return call(i, &coffer_kind::update, config); }
+    Result start(coffer_instance* i) { return call0(i, &coffer_kind::start); }
+    Result stop(coffer_instance* i) { return call0(i, &coffer_kind::stop); }
+    Result status(coffer_instance* i) { return call0(i, &coffer_kind::status); }
+    Result remove(coffer_instance* i) { return call0(i, &coffer_kind::remove); }
+    Result action(coffer_instance* i, std::string_view name, std::string_view args = "{}") {
+        auto* k = live_.at(i);
+        coffer_reply r;
+        if (!k->action) return {COFFER_E_UNSUPPORTED, "", "no actions", ""};
+        auto st = k->action(i, cstr(name), cstr(args), &r);
+        return finish(st, r);
+    }
+    void destroy(coffer_instance* i) {
+        auto* k = live_.at(i);
+        live_.erase(i);
+        k->destroy(i);
+    }
+
+    const std::vector<coffer_host::Log>& logs() const { return host_.logs; }
+    const std::vector<coffer_host::Event>& events() const { return host_.events; }
+    const std::vector<coffer_host::Audit>& audits() const { return host_.audits; }
+
+private:
+    static Result finish(coffer_status st, const coffer_reply& r) {
+        Result out;
+        out.status = st;
+        out.json = r.has_json ? r.json : std::string();
+        out.message = r.message;
+        out.details = r.details;
+        return out;
+    }
+    Result call0(coffer_instance* i, coffer_status (*coffer_kind::*fn)(coffer_instance*, coffer_reply*)) {
+        auto* k = live_.at(i);
+        coffer_reply r;
+        if (!(k->*fn)) return {};
+        return finish((k->*fn)(i, &r), r);
+    }
+    Result call(coffer_instance* i, coffer_status (*coffer_kind::*fn)(coffer_instance*, coffer_str, coffer_reply*),
+                std::string_view arg) {
+        auto* k = live_.at(i);
+        coffer_reply r;
+        if (!(k->*fn)) return {};
+        return finish((k->*fn)(i, cstr(arg), &r), r);
+    }
+
+    coffer_host_api api_{};
+    coffer_host host_;
+    const coffer_plugin* plugin_ = nullptr;
+    void* ctx_ = nullptr;
+    std::map<coffer_instance*, const coffer_kind*> live_;
+};
+
+}  // namespace coffer::testing
