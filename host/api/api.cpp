@@ -1,0 +1,79 @@
+#include "api/api.hpp"
+
+#include "api/guard.hpp"
+#include "core/log.hpp"
+#include "core/random.hpp"
+
+#include <boost/asio/post.hpp>
+#include <boost/json.hpp>
+
+#include <chrono>
+
+namespace coffer::api {
+
+namespace json = boost::json;
+using core::Error;
+
+http::Response error_response(int status, const std::string& code, const std::string& message, const std::string& trace) {
+    auto res = error_response(Error{code, message, nullptr}, trace);
+    res.status = status;
+    return res;
+}
+
+http::Response error_response(const Error& e, const std::string& trace) {
+    http::Response res;
+    res.status = core::http_status(e.code);
+    json::object err{{"code", e.code}, {"message", e.message}, {"details", e.details.is_null() ? json::value(json::object{}) : e.details}};
+    res.body = json::serialize(json::object{{"error", std::move(err)}});
+    res.headers.emplace_back("X-Coffer-Trace", trace);
+    return res;
+}
+
+Api::Api(Context ctx, boost::asio::any_io_executor service) : ctx_(ctx), service_(std::move(service)) { add_routes(); }
+
+void Api::handle(http::Request&& req, http::Respond respond) {
+    auto trace = core::random_hex(8);
+    auto started = std::chrono::steady_clock::now();
+    auto finish = [trace, started, method = req.method, path = req.path, respond](http::Response res) {
+        bool has_trace = false;
+        for (auto& h : res.headers) has_trace |= h.first == "X-Coffer-Trace";
+        if (!has_trace) res.headers.emplace_back("X-Coffer-Trace", trace);
+        auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count();
+        core::log::info("http", {{"trace", trace}, {"method", method}, {"path", path}, {"status", res.status},
+                                 {"duration_us", us}});
+        respond(std::move(res));
+    };
+
+    if (auto refusal = check_origin(req)) return finish(error_response(403, "FORBIDDEN", *refusal, trace));
+    if (req.path.rfind("/api/v1/", 0) != 0)
+        return finish(error_response(404, "NOT_FOUND", "no such endpoint: " + req.path, trace));
+    auto* token = req.header("x-coffer-token");
+    if (!token || !core::constant_time_equal(*token, ctx_.daemon.token()))
+        return finish(error_response(401, "UNAUTHORIZED",
+                                     token ? "invalid X-Coffer-Token (rotated? re-read daemon.json)"
+                                           : "missing X-Coffer-Token header (the token is in $COFFER_HOME/daemon.json)",
+                                     trace));
+    Params params;
+    bool path_known = false;
+    auto* fn = router_.match(req.method, req.path, params, path_known);
+    if (!fn) {
+        if (path_known) return finish(error_response(405, "BAD_REQUEST", req.method + " is not allowed on " + req.path, trace));
+        return finish(error_response(404, "NOT_FOUND", "no such endpoint: " + req.method + " " + req.path, trace));
+    }
+    boost::asio::post(service_, [fn, req = std::move(req), params = std::move(params), trace, finish]() {
+        core::Result<Reply> out = Error::make(core::code::internal, "unhandled");
+        try {
+            out = (*fn)(req, params);
+        } catch (const std::exception& e) {
+            core::log::error("handler threw", {{"trace", trace}, {"what", e.what()}});
+            out = Error::make(core::code::internal, std::string("internal error: ") + e.what());
+        }
+        if (!out) return finish(error_response(out.error(), trace));
+        http::Response res;
+        res.status = out->status;
+        res.body = json::serialize(out->body);
+        finish(std::move(res));
+    });
+}
+
+}  // namespace coffer::api

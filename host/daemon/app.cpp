@@ -1,0 +1,285 @@
+#include "daemon/app.hpp"
+
+#include "core/clock.hpp"
+#include "core/files.hpp"
+#include "core/log.hpp"
+#include "core/random.hpp"
+#include "resource/audit.hpp"
+#include "resource/retention.hpp"
+#include "resource/scope.hpp"
+#include "store/migrations.hpp"
+
+#include <boost/asio/post.hpp>
+#include <boost/json.hpp>
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <functional>
+#include <future>
+#include <vector>
+
+#ifndef COFFER_VERSION
+#define COFFER_VERSION "0.0.0"
+#endif
+
+namespace coffer::daemon {
+
+namespace json = boost::json;
+namespace fs = std::filesystem;
+
+namespace {
+fs::path exe_dir() {
+    std::error_code ec;
+    auto p = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? fs::current_path() : p.parent_path();
+}
+}  // namespace
+
+App::App(Options options) : opt_(std::move(options)) {}
+
+App::~App() {
+    if (svc_thread_.joinable()) {
+        svc_work_.reset();
+        svc_.stop();
+        svc_thread_.join();
+    }
+}
+
+core::Result<void> App::prepare_vault() {
+    if (auto r = core::ensure_private_dir(opt_.home); !r) return r;
+    for (auto sub : {"logs", "plugins", "upstream-pids", "data"})
+        if (auto r = core::ensure_private_dir(opt_.home / sub); !r) return r;
+    return {};
+}
+
+core::Result<void> App::acquire_lock() { return lock_.acquire(opt_.home); }
+
+core::Result<void> App::open_store() {
+    auto db = store::Database::open(opt_.home / "coffer.db");
+    if (!db) return db.error();
+    db_ = std::move(db).value();
+    ::chmod((opt_.home / "coffer.db").c_str(), 0600);
+    auto v = store::migrate(*db_);
+    if (!v) return v.error();
+    core::log::info("database ready", {{"schema_version", *v}});
+    return {};
+}
+
+core::Result<void> App::load_plugins() {
+    plugin::HostServices services;
+    services.vault = opt_.home;
+    // Plugin callbacks may come from any thread: queue onto the service thread, never block.
+    services.audit = [this](const std::string& plugin, const std::string& type, const std::string& target,
+                            const std::string& payload) {
+        boost::asio::post(svc_, [this, plugin, type, target, payload] {
+            boost::system::error_code ec;
+            auto v = json::parse(payload, ec);
+            json::object p = (!ec && v.is_object()) ? v.as_object() : json::object{};
+            p["plugin"] = plugin;
+            (void)resource::write_audit(*db_, "system", type, target, p);
+        });
+    };
+    services.emit = [](const std::string& plugin, const std::string& topic, const std::string&) {
+        core::log::debug("plugin event", {{"plugin", plugin}, {"topic", topic}});
+    };
+    registry_ = std::make_unique<plugin::Registry>(std::move(services));
+    std::vector<fs::path> dirs{exe_dir() / ".." / COFFER_PLUGIN_SUBDIR, opt_.home / "plugins"};
+    for (auto& d : opt_.plugin_dirs) dirs.push_back(d);
+    registry_->discover(dirs);
+    return {};
+}
+
+core::Result<void> App::start_resources() {
+    resources_ = std::make_unique<resource::Service>(*db_, *registry_, resource::this_machine());
+    resources_->start_all();
+    return {};
+}
+
+core::Result<void> App::start_http() {
+    token_ = core::random_hex(32);
+    api_ = std::make_unique<api::Api>(api::Context{*this, *resources_, *registry_, *db_}, svc_.get_executor());
+    server_ = std::make_unique<http::Server>(
+        net_, [this](http::Request&& r, http::Respond respond) { api_->handle(std::move(r), std::move(respond)); },
+        [](int status, const std::string& code, const std::string& message) {
+            auto trace = core::random_hex(8);
+            core::log::warn("http refused", {{"trace", trace}, {"status", status}, {"message", message}});
+            return api::error_response(status, code, message, trace);
+        });
+    auto port = server_->listen(opt_.port.value_or(kDefaultPort), opt_.port ? 0 : kPortFallbacks);
+    if (!port) return port.error();
+    port_ = *port;
+    return {};
+}
+
+core::Result<void> App::write_state_file() {
+    json::object state{{"pid", static_cast<std::int64_t>(::getpid())},
+                       {"port", port_},
+                       {"token", token()},
+                       {"version", COFFER_VERSION},
+                       {"started_at", started_at_},
+                       {"vault", opt_.home.string()}};
+    return core::write_file_atomic(opt_.home / "daemon.json", json::serialize(state), 0600);
+}
+
+json::object App::status() const {
+    return json::object{{"status", stopping_ ? "stopping" : "ready"},
+                        {"port", port_},
+                        {"pid", static_cast<std::int64_t>(::getpid())},
+                        {"started_at", started_at_},
+                        {"version", COFFER_VERSION},
+                        {"vault", opt_.home.string()}};
+}
+
+std::string App::token() const {
+    std::lock_guard<std::mutex> g(token_mu_);
+    return token_;
+}
+
+core::Result<void> App::rotate_token(const std::string& actor) {
+    {
+        std::lock_guard<std::mutex> g(token_mu_);
+        token_ = core::random_hex(32);
+    }
+    if (auto r = write_state_file(); !r) return r;
+    core::log::info("token rotated", {{"actor", actor}});
+    return resource::write_audit(*db_, actor, "token_rotated", "daemon", json::object{});
+}
+
+void App::request_stop() {
+    if (stopping_.exchange(true)) return;
+    boost::asio::post(net_, [this] { shutdown(); });
+}
+
+void App::schedule_retention(int delay_s) {
+    if (!retention_timer_) retention_timer_ = std::make_unique<boost::asio::steady_timer>(svc_);
+    retention_timer_->expires_after(std::chrono::seconds(delay_s));
+    retention_timer_->async_wait([this](boost::system::error_code ec) {
+        if (ec || stopping_) return;
+        purge_step(0);
+    });
+}
+
+// One small batch at a time, re-posted, so API requests interleave with a long purge.
+void App::purge_step(std::size_t table_index) {
+    if (stopping_) return;
+    auto tables = resource::list_retention(*db_);
+    if (!tables || table_index >= tables->size()) return schedule_retention(3600);
+    auto name = std::string(tables->at(table_index).as_object().at("table").as_string());
+    auto n = resource::purge_batch(*db_, name, core::now_ms(), 2000);
+    if (!n) {
+        core::log::error("retention purge failed", {{"table", name}, {"error", n.error().message}});
+        return boost::asio::post(svc_, [this, table_index] { purge_step(table_index + 1); });
+    }
+    if (*n > 0) {
+        core::log::debug("retention purged", {{"table", name}, {"rows", *n}});
+        return boost::asio::post(svc_, [this, table_index] { purge_step(table_index); });
+    }
+    boost::asio::post(svc_, [this, table_index] { purge_step(table_index + 1); });
+}
+
+void App::shutdown() {
+    stopping_ = true;
+    core::log::info("daemon stopping");
+    if (server_) server_->stop();
+    signals_.cancel();
+    // Drain the service thread: stop instances and plugins there, then let it end.
+    std::promise<void> done;
+    auto fut = done.get_future();
+    boost::asio::post(svc_, [this, &done] {
+        if (retention_timer_) retention_timer_->cancel();
+        if (resources_) resources_->stop_all();
+        if (registry_) registry_->shutdown();
+        if (db_) (void)resource::write_audit(*db_, "system", "daemon_stopped", "daemon", json::object{});
+        done.set_value();
+    });
+    fut.wait();
+    std::error_code ec;
+    fs::remove(opt_.home / "daemon.json", ec);
+    // Let in-flight responses finish writing, then end the loop.
+    auto t = std::make_shared<boost::asio::steady_timer>(net_, std::chrono::milliseconds(100));
+    t->async_wait([this, t](boost::system::error_code) { net_.stop(); });
+}
+
+int App::run() {
+    started_at_ = core::now_iso();
+    if (auto r = prepare_vault(); !r) {
+        std::fprintf(stderr, "coffer-daemon: %s\n", r.error().message.c_str());
+        return 1;
+    }
+    if (auto r = acquire_lock(); !r) {
+        std::fprintf(stderr, "coffer-daemon: %s\n", r.error().message.c_str());
+        return 2;
+    }
+    core::log::init(opt_.home / "logs", opt_.log_stderr);
+    ::signal(SIGPIPE, SIG_IGN);
+
+    struct Step {
+        const char* name;
+        std::function<core::Result<void>()> fn;
+    };
+    std::vector<Step> steps{
+        {"open_store", [this] { return open_store(); }},
+        {"load_plugins", [this] { return load_plugins(); }},
+        {"start_resources", [this] { return start_resources(); }},
+        {"start_http", [this] { return start_http(); }},
+        {"write_state_file", [this] { return write_state_file(); }},
+    };
+    for (auto& s : steps) {
+        auto r = s.fn();
+        if (!r) {
+            core::log::error("startup failed", {{"step", s.name}, {"error", r.error().message}});
+            std::fprintf(stderr, "coffer-daemon: %s\n", r.error().message.c_str());
+            if (resources_) resources_->stop_all();
+            if (registry_) registry_->shutdown();
+            core::log::shutdown();
+            return 1;
+        }
+    }
+    (void)resource::write_audit(*db_, "system", "daemon_started", "daemon",
+                                json::object{{"version", COFFER_VERSION}, {"port", port_}});
+
+    svc_work_ = std::make_unique<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>>(
+        svc_.get_executor());
+    svc_thread_ = std::thread([this] { svc_.run(); });
+    schedule_retention(5);
+
+    signals_.add(SIGTERM);
+    signals_.add(SIGINT);
+    signals_.async_wait([this](boost::system::error_code ec, int) {
+        if (!ec) request_stop();
+    });
+    core::log::info("ready", {{"port", port_}, {"pid", static_cast<std::int64_t>(::getpid())},
+                              {"vault", opt_.home.string()}, {"version", COFFER_VERSION}});
+    if (opt_.log_stderr) std::fprintf(stderr, "coffer-daemon ready on http://127.0.0.1:%u (vault %s)\n", port_, opt_.home.c_str());
+
+    net_.run();
+
+    svc_work_.reset();
+    svc_.stop();
+    if (svc_thread_.joinable()) svc_thread_.join();
+    core::log::info("daemon stopped");
+    core::log::shutdown();
+    return 0;
+}
+
+int run_main(int argc, char** argv) {
+    auto opt = parse_options(argc, argv);
+    if (!opt) {
+        std::fprintf(stderr, "coffer-daemon: %s\n%s", opt.error().message.c_str(), usage());
+        return 64;
+    }
+    if (opt->help) {
+        std::fputs(usage(), stdout);
+        return 0;
+    }
+    if (opt->version) {
+        std::printf("coffer-daemon %s\n", COFFER_VERSION);
+        return 0;
+    }
+    App app(std::move(opt).value());
+    return app.run();
+}
+
+}  // namespace coffer::daemon

@@ -1,0 +1,76 @@
+// The daemon application: startup as a list of small steps, then the event loops.
+#pragma once
+
+#include "api/api.hpp"
+#include "daemon/options.hpp"
+#include "daemon/vault_lock.hpp"
+#include "http/server.hpp"
+#include "plugin/registry.hpp"
+#include "resource/service.hpp"
+#include "store/database.hpp"
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace coffer::daemon {
+
+class App : public api::DaemonControl {
+public:
+    explicit App(Options options);
+    ~App() override;
+
+    // Starts, serves until SIGTERM/SIGINT or POST /daemon/stop, shuts down. Returns the exit code.
+    int run();
+
+    // DaemonControl
+    boost::json::object status() const override;
+    std::string token() const override;
+    core::Result<void> rotate_token(const std::string& actor) override;
+    void request_stop() override;
+
+private:
+    core::Result<void> prepare_vault();
+    core::Result<void> acquire_lock();
+    core::Result<void> open_store();
+    core::Result<void> load_plugins();
+    core::Result<void> start_resources();
+    core::Result<void> start_http();
+    core::Result<void> write_state_file();
+    void schedule_retention(int delay_s);
+    void purge_step(std::size_t table_index);
+    void shutdown();
+
+    Options opt_;
+    boost::asio::io_context net_{1};
+    boost::asio::io_context svc_{1};
+    std::unique_ptr<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> svc_work_;
+    std::thread svc_thread_;
+    boost::asio::signal_set signals_{net_};
+    std::unique_ptr<boost::asio::steady_timer> retention_timer_;
+
+    VaultLock lock_;
+    std::unique_ptr<store::Database> db_;
+    std::unique_ptr<plugin::Registry> registry_;
+    std::unique_ptr<resource::Service> resources_;
+    std::unique_ptr<api::Api> api_;
+    std::unique_ptr<http::Server> server_;
+
+    mutable std::mutex token_mu_;
+    std::string token_;
+    std::uint16_t port_ = 0;
+    std::string started_at_;
+    std::atomic<bool> stopping_{false};
+};
+
+// main() in one line.
+int run_main(int argc, char** argv);
+
+}  // namespace coffer::daemon

@@ -1,0 +1,90 @@
+#include "daemon/options.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace coffer::daemon {
+
+namespace {
+core::Result<std::uint16_t> parse_port(const std::string& s) {
+    try {
+        std::size_t used = 0;
+        long v = std::stol(s, &used);
+        if (used == s.size() && v >= 0 && v <= 65535) return static_cast<std::uint16_t>(v);
+    } catch (...) {
+    }
+    return core::Error::make(core::code::bad_request, "invalid port '" + s + "' (expected 0-65535)");
+}
+}  // namespace
+
+const char* usage() {
+    return "usage: coffer-daemon [--home DIR] [--port N] [--plugin-dir DIR]... [--log-stderr]\n"
+           "  Runs the Coffer daemon in the foreground for one vault.\n"
+           "  --home DIR        vault directory (default $COFFER_HOME, else ~/.coffer)\n"
+           "  --port N          loopback port (default $COFFER_PORT, else 38470 or the next free up to 38479;\n"
+           "                    0 = any free port)\n"
+           "  --plugin-dir DIR  also load plugins from DIR (also $COFFER_PLUGIN_PATH, colon-separated)\n"
+           "  --log-stderr      echo log lines to stderr\n";
+}
+
+core::Result<Options> parse_options(int argc, char** argv) {
+    Options o;
+    o.log_stderr = ::isatty(2) != 0;
+    if (const char* h = std::getenv("COFFER_HOME"); h && *h) o.home = h;
+    if (const char* p = std::getenv("COFFER_PORT"); p && *p) {
+        auto port = parse_port(p);
+        if (!port) return port.error();
+        o.port = *port;
+    }
+    if (const char* pp = std::getenv("COFFER_PLUGIN_PATH"); pp && *pp) {
+        std::string s = pp;
+        std::size_t i = 0;
+        while (i <= s.size()) {
+            auto j = s.find(':', i);
+            if (j == std::string::npos) j = s.size();
+            if (j > i) o.plugin_dirs.emplace_back(s.substr(i, j - i));
+            i = j + 1;
+        }
+    }
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto value = [&](const char* name) -> core::Result<std::string> {
+            if (i + 1 >= argc) return core::Error::make(core::code::bad_request, std::string(name) + " needs a value");
+            return std::string(argv[++i]);
+        };
+        if (a == "--home") {
+            auto v = value("--home");
+            if (!v) return v.error();
+            o.home = *v;
+        } else if (a == "--port") {
+            auto v = value("--port");
+            if (!v) return v.error();
+            auto port = parse_port(*v);
+            if (!port) return port.error();
+            o.port = *port;
+        } else if (a == "--plugin-dir") {
+            auto v = value("--plugin-dir");
+            if (!v) return v.error();
+            o.plugin_dirs.emplace_back(*v);
+        } else if (a == "--log-stderr") {
+            o.log_stderr = true;
+        } else if (a == "--help" || a == "-h") {
+            o.help = true;
+        } else if (a == "--version") {
+            o.version = true;
+        } else {
+            return core::Error::make(core::code::bad_request, "unknown argument '" + a + "'");
+        }
+    }
+    if (o.home.empty()) {
+        const char* home = std::getenv("HOME");
+        if (!home || !*home) return core::Error::make(core::code::bad_request, "neither COFFER_HOME nor HOME is set");
+        o.home = std::filesystem::path(home) / ".coffer";
+    }
+    o.home = std::filesystem::absolute(o.home);
+    return o;
+}
+
+}  // namespace coffer::daemon

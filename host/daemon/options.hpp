@@ -1,0 +1,28 @@
+// Daemon command line and environment.
+#pragma once
+
+#include "core/result.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+namespace coffer::daemon {
+
+inline constexpr std::uint16_t kDefaultPort = 38470;
+inline constexpr int kPortFallbacks = 9;
+
+struct Options {
+    std::filesystem::path home;                  // --home, $COFFER_HOME, ~/.coffer
+    std::optional<std::uint16_t> port;           // --port, $COFFER_PORT (0 = any free port)
+    std::vector<std::filesystem::path> plugin_dirs;  // extra: --plugin-dir, $COFFER_PLUGIN_PATH (colon-separated)
+    bool log_stderr = false;                     // --log-stderr (default: when stderr is a terminal)
+    bool help = false;
+    bool version = false;
+};
+
+core::Result<Options> parse_options(int argc, char** argv);
+const char* usage();
+
+}  // namespace coffer::daemon

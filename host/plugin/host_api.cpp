@@ -1,0 +1,82 @@
+#include "plugin/host_api.hpp"
+
+#include "core/log.hpp"
+
+#include <boost/json.hpp>
+
+#include <system_error>
+
+namespace coffer::plugin {
+
+namespace {
+std::string_view view(coffer_str s) { return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view(); }
+
+void h_log(coffer_host* h, int level, coffer_str msg) {
+    if (!h) return;
+    core::log::Level l = core::log::Level::info;
+    if (level <= COFFER_LOG_DEBUG) l = core::log::Level::debug;
+    else if (level == COFFER_LOG_WARN) l = core::log::Level::warn;
+    else if (level >= COFFER_LOG_ERROR) l = core::log::Level::error;
+    core::log::write(l, view(msg), {{"plugin", h->plugin_name}});
+}
+void h_reply_json(coffer_reply* r, coffer_str json) {
+    if (!r) return;
+    r->has_json = true;
+    r->json.assign(view(json));
+}
+void h_reply_error(coffer_reply* r, coffer_status st, coffer_str msg, coffer_str details) {
+    if (!r) return;
+    r->has_error = true;
+    r->status = st;
+    r->message.assign(view(msg));
+    r->details.assign(view(details));
+}
+coffer_status h_emit(coffer_host* h, coffer_str topic, coffer_str event) {
+    if (!h || !h->services || !h->services->emit) return COFFER_E_UNSUPPORTED;
+    boost::system::error_code ec;
+    (void)boost::json::parse(view(event), ec);
+    if (ec) return COFFER_E_INVALID;
+    h->services->emit(h->plugin_name, std::string(view(topic)), std::string(view(event)));
+    return COFFER_OK;
+}
+coffer_status h_audit(coffer_host* h, coffer_str type, coffer_str target, coffer_str payload) {
+    if (!h || !h->services || !h->services->audit) return COFFER_E_UNSUPPORTED;
+    std::string p(view(payload));
+    if (p.empty()) p = "{}";
+    boost::system::error_code ec;
+    (void)boost::json::parse(p, ec);
+    if (ec || view(type).empty()) return COFFER_E_INVALID;
+    h->services->audit(h->plugin_name, std::string(view(type)), std::string(view(target)), p);
+    return COFFER_OK;
+}
+coffer_str h_data_dir(coffer_host* h) {
+    if (!h) return {nullptr, 0};
+    std::error_code ec;
+    std::filesystem::create_directories(h->data_dir, ec);
+    return {h->data_dir.data(), h->data_dir.size()};
+}
+coffer_str h_vault_dir(coffer_host* h) {
+    if (!h) return {nullptr, 0};
+    return {h->vault_dir.data(), h->vault_dir.size()};
+}
+}  // namespace
+
+const coffer_host_api* host_api() {
+    static const coffer_host_api api = [] {
+        coffer_host_api a{};
+        a.struct_size = sizeof(coffer_host_api);
+        a.abi_major = COFFER_ABI_MAJOR;
+        a.abi_minor = COFFER_ABI_MINOR;
+        a.log = &h_log;
+        a.reply_json = &h_reply_json;
+        a.reply_error = &h_reply_error;
+        a.emit = &h_emit;
+        a.audit = &h_audit;
+        a.data_dir = &h_data_dir;
+        a.vault_dir = &h_vault_dir;
+        return a;
+    }();
+    return &api;
+}
+
+}  // namespace coffer::plugin

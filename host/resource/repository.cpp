@@ -1,0 +1,81 @@
+#include "resource/repository.hpp"
+
+#include <boost/json.hpp>
+
+namespace coffer::resource::repo {
+
+namespace json = boost::json;
+
+namespace {
+constexpr const char* kColumns = "uid, kind, name, description, config, enabled, scope, created_at, updated_at";
+
+Resource read_row(const store::Statement& st) {
+    Resource r;
+    r.uid = st.text(0);
+    r.kind = st.text(1);
+    r.name = st.text(2);
+    r.description = st.text(3);
+    boost::system::error_code ec;
+    auto cfg = json::parse(st.text(4), ec);
+    if (!ec && cfg.is_object()) r.config = std::move(cfg.as_object());
+    r.enabled = st.int64(5) != 0;
+    auto scope = json::parse(st.text(6), ec);
+    if (!ec && scope.is_array()) r.scope = std::move(scope.as_array());
+    r.created_at = st.text(7);
+    r.updated_at = st.text(8);
+    return r;
+}
+}  // namespace
+
+core::Result<std::optional<Resource>> find(store::Database& db, std::string_view kind, std::string_view name) {
+    auto st = db.prepare(std::string("SELECT ") + kColumns + " FROM resources WHERE kind = ? AND name = ?");
+    if (!st) return st.error();
+    st->bind(1, kind).bind(2, name);
+    auto row = st->step();
+    if (!row) return row.error();
+    if (!*row) return std::optional<Resource>();
+    return std::optional<Resource>(read_row(*st));
+}
+
+core::Result<std::vector<Resource>> list(store::Database& db, std::optional<std::string_view> kind) {
+    std::string sql = std::string("SELECT ") + kColumns + " FROM resources";
+    if (kind) sql += " WHERE kind = ?";
+    sql += " ORDER BY kind, name";
+    auto st = db.prepare(sql);
+    if (!st) return st.error();
+    if (kind) st->bind(1, *kind);
+    std::vector<Resource> out;
+    for (;;) {
+        auto row = st->step();
+        if (!row) return row.error();
+        if (!*row) break;
+        out.push_back(read_row(*st));
+    }
+    return out;
+}
+
+core::Result<void> insert(store::Database& db, const Resource& r) {
+    auto st = db.prepare(std::string("INSERT INTO resources (") + kColumns + ") VALUES (?,?,?,?,?,?,?,?,?)");
+    if (!st) return st.error();
+    st->bind(1, r.uid).bind(2, r.kind).bind(3, r.name).bind(4, r.description).bind(5, json::serialize(r.config));
+    st->bind(6, r.enabled ? 1 : 0).bind(7, json::serialize(r.scope)).bind(8, r.created_at).bind(9, r.updated_at);
+    return st->run();
+}
+
+core::Result<void> update(store::Database& db, const Resource& r) {
+    auto st = db.prepare(
+        "UPDATE resources SET description = ?, config = ?, enabled = ?, scope = ?, updated_at = ? WHERE uid = ?");
+    if (!st) return st.error();
+    st->bind(1, r.description).bind(2, json::serialize(r.config)).bind(3, r.enabled ? 1 : 0);
+    st->bind(4, json::serialize(r.scope)).bind(5, r.updated_at).bind(6, r.uid);
+    return st->run();
+}
+
+core::Result<void> remove(store::Database& db, std::string_view uid) {
+    auto st = db.prepare("DELETE FROM resources WHERE uid = ?");
+    if (!st) return st.error();
+    st->bind(1, uid);
+    return st->run();
+}
+
+}  // namespace coffer::resource::repo

@@ -1,0 +1,70 @@
+#include "store/migrations.hpp"
+
+#include <string>
+#include <vector>
+
+namespace coffer::store {
+
+namespace {
+// Append-only: never edit a shipped step, add a new one.
+const std::vector<const char*>& steps() {
+    static const std::vector<const char*> s = {
+        // 1: resources, audit, retention
+        R"sql(
+        CREATE TABLE resources (
+            uid TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            name TEXT NOT NULL,
+            description TEXT NOT NULL DEFAULT '',
+            config TEXT NOT NULL,
+            enabled INTEGER NOT NULL DEFAULT 1,
+            scope TEXT NOT NULL DEFAULT '[{"machine":"*","agents":["*"]}]',
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (kind, name)
+        );
+        CREATE TABLE audit (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            ts_ms INTEGER NOT NULL,
+            actor TEXT NOT NULL,
+            event_type TEXT NOT NULL,
+            target TEXT NOT NULL DEFAULT '',
+            payload TEXT NOT NULL DEFAULT '{}'
+        );
+        CREATE INDEX audit_ts ON audit (ts_ms);
+        CREATE TABLE retention (
+            table_name TEXT PRIMARY KEY,
+            days INTEGER
+        );
+        INSERT INTO retention (table_name, days) VALUES ('audit', 365);
+        )sql",
+    };
+    return s;
+}
+}  // namespace
+
+int current_schema_version() { return static_cast<int>(steps().size()); }
+
+Result<int> migrate(Database& db) {
+    auto st = db.prepare("PRAGMA user_version");
+    if (!st) return st.error();
+    auto row = st->step();
+    if (!row) return row.error();
+    int version = static_cast<int>(st->int64(0));
+    st->reset();
+    int target = current_schema_version();
+    if (version > target)
+        return Error::make(core::code::internal,
+                           "database schema version " + std::to_string(version) + " is newer than this coffer-daemon (" +
+                               std::to_string(target) + "); upgrade coffer or restore a backup made by this version");
+    for (int v = version; v < target; ++v) {
+        Transaction tx(db);
+        if (!tx.begun()) return tx.begun().error();
+        if (auto r = db.exec(steps()[static_cast<std::size_t>(v)]); !r) return r.error();
+        if (auto r = db.exec("PRAGMA user_version = " + std::to_string(v + 1)); !r) return r.error();
+        if (auto r = tx.commit(); !r) return r.error();
+    }
+    return target;
+}
+
+}  // namespace coffer::store

@@ -1,0 +1,136 @@
+#include "process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <thread>
+
+extern char** environ;
+
+namespace coffer::test {
+
+namespace {
+std::vector<std::string> merged_env(const std::map<std::string, std::string>& env) {
+    std::map<std::string, std::string> all;
+    for (char** e = environ; *e; ++e) {
+        std::string s = *e;
+        auto eq = s.find('=');
+        if (eq != std::string::npos) all[s.substr(0, eq)] = s.substr(eq + 1);
+    }
+    for (auto& [k, v] : env) {
+        if (v.empty()) all.erase(k);
+        else all[k] = v;
+    }
+    std::vector<std::string> out;
+    for (auto& [k, v] : all) out.push_back(k + "=" + v);
+    return out;
+}
+
+std::vector<char*> cptrs(std::vector<std::string>& v) {
+    std::vector<char*> out;
+    for (auto& s : v) out.push_back(s.data());
+    out.push_back(nullptr);
+    return out;
+}
+}  // namespace
+
+RunResult run(const std::vector<std::string>& argv_in, const std::map<std::string, std::string>& env,
+              std::chrono::milliseconds timeout, const std::string& stdin_data) {
+    RunResult r;
+    int out[2], err[2], in[2];
+    if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) || pipe2(in, O_CLOEXEC)) return r;
+    auto argv = argv_in;
+    auto envv = merged_env(env);
+    auto a = cptrs(argv);
+    auto e = cptrs(envv);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        dup2(err[1], 2);
+        execve(a[0], a.data(), e.data());
+        _exit(127);
+    }
+    close(out[1]);
+    close(err[1]);
+    close(in[0]);
+    if (!stdin_data.empty()) {
+        auto n = write(in[1], stdin_data.data(), stdin_data.size());
+        (void)n;
+    }
+    close(in[1]);
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+    int open_count = 2;
+    char buf[65536];
+    while (open_count > 0) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+            kill(pid, SIGKILL);
+            break;
+        }
+        int n = poll(fds, 2, static_cast<int>(left.count()));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) continue;
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            auto got = read(fds[i].fd, buf, sizeof buf);
+            if (got <= 0) {
+                close(fds[i].fd);
+                fds[i].fd = -1;
+                --open_count;
+            } else {
+                (i == 0 ? r.out : r.err).append(buf, static_cast<std::size_t>(got));
+            }
+        }
+    }
+    for (auto& f : fds)
+        if (f.fd >= 0) close(f.fd);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+pid_t spawn(const std::vector<std::string>& argv_in, const std::map<std::string, std::string>& env,
+            const std::filesystem::path& log_file) {
+    auto argv = argv_in;
+    auto envv = merged_env(env);
+    auto a = cptrs(argv);
+    auto e = cptrs(envv);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+        int devnull = open("/dev/null", O_RDONLY);
+        dup2(devnull, 0);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        execve(a[0], a.data(), e.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+int wait_pid(pid_t pid, std::chrono::milliseconds timeout) {
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+        int status = 0;
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        if (r < 0) return -1;
+        if (std::chrono::steady_clock::now() > deadline) return -2;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+}
+
+bool pid_alive(pid_t pid) { return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM); }
+
+std::filesystem::path bin_dir() { return COFFER_TEST_BIN_DIR; }
+std::filesystem::path test_plugin_dir() { return COFFER_TEST_PLUGINS; }
+
+}  // namespace coffer::test
