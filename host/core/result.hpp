@@ -22,6 +22,8 @@ public:
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }
     T& operator*() & { return value(); }
+    const T& operator*() const& { return value(); }
+    T&& operator*() && { return std::move(*this).value(); }
     const Error& error() const& { assert(!ok()); return std::get<1>(v_); }
     Error&& error() && { assert(!ok()); return std::get<1>(std::move(v_)); }
 
