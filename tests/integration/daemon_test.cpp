@@ -6,6 +6,7 @@
 #include "daemon_fixture.hpp"
 
 #include <sqlite3.h>
+#include <signal.h>
 #include <sys/stat.h>
 
 #include <fstream>
