@@ -110,8 +110,8 @@ core::Result<void> Service::validate_config(plugin::Kind& kind, const json::obje
         for (auto& p : problems)
             errs.push_back(json::object{{"pointer", "/config" + p.pointer}, {"message", p.message}});
         json::value details = json::object{{"errors", std::move(errs)}};
-        return Error::make(code::validation_failed, "config is invalid for kind '" + kind.name + "': " + summarize(details),
-                           std::move(details));
+        auto message = "config is invalid for kind '" + kind.name + "': " + summarize(details);
+        return Error::make(code::validation_failed, std::move(message), std::move(details));
     }
     if (!kind.fns.validate) return {};
     auto text = json::serialize(config);

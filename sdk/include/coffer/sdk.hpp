@@ -168,10 +168,17 @@ private:
     std::vector<std::unique_ptr<Kind>> kinds_;
 };
 
+// The plumbing below holds per-library state (function-local statics). It must stay private to
+// each plugin library even when the plugin is built without -fvisibility=hidden: otherwise the
+// statics become STB_GNU_UNIQUE symbols, which the dynamic linker merges across libraries despite
+// RTLD_LOCAL, and a second plugin's entry would return the first plugin's descriptor.
+#if defined(__GNUC__) && !defined(_WIN32)
+#pragma GCC visibility push(hidden)
+#endif
 namespace detail {
 
 struct KindSlot {
-    coffer_kind desc{};  // first member: the host passes &desc back to us
+    coffer_kind desc{};  // desc.kind_data points back to this slot (survives a host-side copy)
     Kind* impl = nullptr;
     std::string name, schema, actions;
 };
@@ -226,7 +233,7 @@ inline Instance& inst(coffer_instance* i) { return *reinterpret_cast<InstanceBox
 
 inline coffer_status k_validate(void*, const coffer_kind* k, coffer_str config, coffer_reply* r) {
     return guarded(r, [&] {
-        auto* slot = reinterpret_cast<const KindSlot*>(k);
+        auto* slot = static_cast<const KindSlot*>(k->kind_data);
         auto cfg = parse_object(config, "config");
         Validation v;
         slot->impl->validate(cfg, v);
@@ -241,7 +248,7 @@ inline coffer_status k_validate(void*, const coffer_kind* k, coffer_str config, 
 inline coffer_status k_create(void*, const coffer_kind* k, coffer_str resource, coffer_instance** out,
                               coffer_reply* r) {
     return guarded(r, [&] {
-        auto* slot = reinterpret_cast<const KindSlot*>(k);
+        auto* slot = static_cast<const KindSlot*>(k->kind_data);
         auto obj = parse_object(resource, "resource");
         ResourceInfo info;
         auto str = [&](const char* key) {
@@ -357,6 +364,7 @@ const coffer_plugin* entry(uint16_t host_major, uint16_t host_minor, const char*
             d.name = to_cstr(slot->name);
             d.schema_json = to_cstr(slot->schema);
             d.actions_json = to_cstr(slot->actions);
+            d.kind_data = slot.get();
             d.validate = &k_validate;
             d.create = &k_create;
             d.update = &k_update;
@@ -382,11 +390,19 @@ const coffer_plugin* entry(uint16_t host_major, uint16_t host_minor, const char*
         p.kinds = reg.table.data();
         return &p;
     } catch (...) {
+        // Never leave a half-built descriptor behind for the next call to return.
+        auto& reg = registry();
+        reg.table.clear();
+        reg.slots.clear();
+        reg.plugin.reset();
         return nullptr;
     }
 }
 
 }  // namespace detail
+#if defined(__GNUC__) && !defined(_WIN32)
+#pragma GCC visibility pop
+#endif
 }  // namespace coffer::sdk
 
 // Turns a coffer::sdk::Plugin subclass into the plugin's single exported entry symbol.
