@@ -89,6 +89,12 @@ void Api::add_routes() {
                     if (!body) return body.error();
                     return wrap(c.resources.action(p.at("kind"), p.at("name"), p.at("action"), *body, actor(r)), "result");
                 });
+    router_.add("POST", "/api/v1/kinds/{kind}/actions/{action}",
+                [&c](const http::Request& r, const Params& p) -> core::Result<Reply> {
+                    auto body = parse_body(r, true);
+                    if (!body) return body.error();
+                    return wrap(c.resources.kind_action(p.at("kind"), p.at("action"), *body, actor(r)), "result");
+                });
     router_.add("GET", "/api/v1/audit", [&c](const http::Request& r, auto&) -> core::Result<Reply> {
         int limit = 50;
         if (auto it = r.query.find("limit"); it != r.query.end()) {

@@ -38,6 +38,22 @@ bool refuse(Plugin& p, std::string why) {
     return false;
 }
 
+bool parse_actions(std::string_view text, json::array& out) {
+    if (text.empty()) return true;
+    boost::system::error_code ec;
+    auto a = json::parse(text, ec);
+    if (ec || !a.is_array()) return false;
+    for (auto& item : a.as_array()) {
+        auto* o = item.if_object();
+        auto* n = o ? o->if_contains("name") : nullptr;
+        if (!n || !n->is_string() || n->as_string().empty()) return false;
+        json::object entry{{"name", n->as_string()}, {"description", ""}};
+        if (auto* d = o->if_contains("description"); d && d->is_string()) entry["description"] = *d;
+        out.push_back(std::move(entry));
+    }
+    return true;
+}
+
 bool load_kind(Plugin& p, const coffer_kind* raw, std::string& err) {
     if (!raw || raw->struct_size < offsetof(coffer_kind, destroy) + sizeof(raw->destroy)) {
         err = "a kind descriptor is missing or too small";
@@ -68,24 +84,10 @@ bool load_kind(Plugin& p, const coffer_kind* raw, std::string& err) {
         return false;
     }
     k->validator = std::make_shared<const schema::Validator>(std::move(compiled).value());
-    auto actions_text = view(k->fns.actions_json);
-    if (!actions_text.empty()) {
-        auto a = json::parse(actions_text, ec);
-        if (ec || !a.is_array()) {
-            err = "kind '" + k->name + "' declares actions that are not a JSON array";
-            return false;
-        }
-        for (auto& item : a.as_array()) {
-            auto* o = item.if_object();
-            auto* n = o ? o->if_contains("name") : nullptr;
-            if (!n || !n->is_string()) {
-                err = "kind '" + k->name + "' declares an action without a name";
-                return false;
-            }
-            json::object entry{{"name", n->as_string()}, {"description", ""}};
-            if (auto* d = o->if_contains("description"); d && d->is_string()) entry["description"] = *d;
-            k->actions.push_back(std::move(entry));
-        }
+    if (!parse_actions(view(k->fns.actions_json), k->actions) ||
+        !parse_actions(view(k->fns.kind_actions_json), k->kind_actions)) {
+        err = "kind '" + k->name + "' declares actions that are not a JSON array of {name, description}";
+        return false;
     }
     p.kinds.push_back(std::move(k));
     return true;
@@ -93,11 +95,16 @@ bool load_kind(Plugin& p, const coffer_kind* raw, std::string& err) {
 
 }  // namespace
 
-bool Kind::has_action(std::string_view a) const {
-    for (auto& v : actions)
+namespace {
+bool listed(const json::array& list, std::string_view a) {
+    for (auto& v : list)
         if (v.as_object().at("name").as_string() == a) return true;
     return false;
 }
+}  // namespace
+
+bool Kind::has_action(std::string_view a) const { return listed(actions, a); }
+bool Kind::has_kind_action(std::string_view a) const { return listed(kind_actions, a) && fns.kind_action; }
 
 const char* to_string(Status s) {
     switch (s) {

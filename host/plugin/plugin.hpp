@@ -26,10 +26,12 @@ struct Kind {
     coffer_kind fns{};                 // min(struct_size, sizeof) copy; fields we don't know stay NULL
     boost::json::value schema;
     std::shared_ptr<const schema::Validator> validator;
-    boost::json::array actions;        // [{name, description}]
+    boost::json::array actions;        // [{name, description}] on one resource
+    boost::json::array kind_actions;   // [{name, description}] on the kind (ABI 1.1)
     Plugin* plugin = nullptr;
 
     bool has_action(std::string_view a) const;
+    bool has_kind_action(std::string_view a) const;
 };
 
 enum class Status { loaded, refused, faulted };

@@ -125,7 +125,8 @@ json::array Registry::describe_kinds() const {
     json::array out;
     for (auto* k : kinds())
         out.push_back(json::object{
-            {"kind", k->name}, {"plugin", k->plugin->name}, {"schema", k->schema}, {"actions", k->actions}});
+            {"kind", k->name}, {"plugin", k->plugin->name}, {"schema", k->schema}, {"actions", k->actions},
+            {"kind_actions", k->kind_actions}});
     return out;
 }
 

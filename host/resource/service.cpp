@@ -336,4 +336,28 @@ core::Result<json::value> Service::action(const std::string& kind, const std::st
     return res;
 }
 
+core::Result<json::value> Service::kind_action(const std::string& kind, const std::string& action,
+                                               const json::value& args, Actor actor) {
+    auto k = kind_of(kind);
+    if (!k) return k.error();
+    auto& kd = **k;
+    if (!kd.has_kind_action(action)) {
+        std::string known;
+        for (auto& a : kd.kind_actions) known += (known.empty() ? "" : ", ") + std::string(a.as_object().at("name").as_string());
+        return Error::make(code::not_found, "kind '" + kind + "' has no kind action '" + action + "'" +
+                                                (known.empty() ? "" : "; available: " + known));
+    }
+    if (!args.is_object()) return invalid("", "action arguments must be a JSON object");
+    auto text = json::serialize(args);
+    auto res = plugin::call(*kd.plugin, "kind_action", [&](coffer_reply* r) {
+        return kd.fns.kind_action(kd.plugin->ctx, kd.raw, plugin::cstr(action), plugin::cstr(text), r);
+    });
+    store::Transaction tx(db_);
+    if (tx.begun()) {
+        (void)write_audit(db_, to_string(actor), "kind_action", kind, json::object{{"action", action}, {"ok", res.ok()}});
+        (void)tx.commit();
+    }
+    return res;
+}
+
 }  // namespace coffer::resource

@@ -35,6 +35,10 @@ public:
     core::Result<boost::json::value> action(const std::string& kind, const std::string& name, const std::string& action,
                                             const boost::json::value& args, Actor actor);
 
+    // A kind-level action (not tied to one resource), e.g. skill verify.
+    core::Result<boost::json::value> kind_action(const std::string& kind, const std::string& action,
+                                                 const boost::json::value& args, Actor actor);
+
     const std::string& machine() const { return machine_; }
 
 private:

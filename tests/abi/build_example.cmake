@@ -22,8 +22,9 @@ file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 set(build ${WORK_DIR}/build)
 
-# Only the SDK part of the installation: headers + the CofferSdk package.
-run("install the SDK" ${CMAKE_COMMAND} --install ${BINARY_DIR}/sdk --prefix ${prefix})
+# The whole installation (binaries, bundled plugins, the SDK), as a user would get it; the
+# example sees only the SDK part of it, and integration tests run the installed binaries.
+run("install coffer" ${CMAKE_COMMAND} --install ${BINARY_DIR} --prefix ${prefix})
 
 set(gen)
 if(GENERATOR)

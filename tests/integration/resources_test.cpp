@@ -251,3 +251,18 @@ BOOST_FIXTURE_TEST_CASE(retention_policies, Fixture) {
     req("GET", "/api/v1/audit?limit=abc", "", 400);
     req("GET", "/api/v1/audit?limit=0", "", 400);
 }
+
+BOOST_FIXTURE_TEST_CASE(kind_level_actions, Fixture) {
+    req("POST", "/api/v1/resources", R"({"kind":"test_kind","name":"k1","config":{"value":2}})", 201);
+    auto k = req("GET", "/api/v1/kinds", "", 200);
+    BOOST_TEST(k.at("kinds").at(0).at("kind_actions").at(0).at("name").as_string() == "stats");
+    auto r = req("POST", "/api/v1/kinds/test_kind/actions/stats", R"({"q":1})", 200);
+    BOOST_TEST(r.at("result").at("created").as_int64() >= 1);
+    BOOST_TEST(r.at("result").at("args").at("q").as_int64() == 1);
+    auto unknown = req("POST", "/api/v1/kinds/test_kind/actions/nope", "{}", 404);
+    BOOST_TEST(std::string(unknown.at("error").at("message").as_string()).find("stats") != std::string::npos);
+    auto nokind = req("POST", "/api/v1/kinds/nosuch/actions/stats", "{}", 400);
+    BOOST_TEST(code(nokind) == "UNKNOWN_KIND");
+    auto audit = req("GET", "/api/v1/audit?limit=5", "", 200);
+    BOOST_TEST(audit.at("events").at(0).at("event_type").as_string() == "kind_action");
+}

@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 #define COFFER_ABI_MAJOR 1
-#define COFFER_ABI_MINOR 0
+#define COFFER_ABI_MINOR 1
 
 #if defined(_WIN32)
 #define COFFER_EXPORT __declspec(dllexport)
@@ -133,6 +133,14 @@ struct coffer_kind {
     coffer_status (*remove)(coffer_instance* inst, coffer_reply* reply);
     /* Release the instance. Required. Never fails. */
     void (*destroy)(coffer_instance* inst);
+
+    /* --- ABI 1.1 --- */
+    /* JSON array of kind-level actions (not tied to one resource), e.g. import or verify-all:
+       [{"name":"verify","description":"…"}]. Empty when none. */
+    coffer_str kind_actions_json;
+    /* Runs a declared kind-level action; args_json is an object. Optional. */
+    coffer_status (*kind_action)(void* plugin_ctx, const coffer_kind* kind, coffer_str action,
+                                 coffer_str args_json, coffer_reply* reply);
 };
 
 /* What the entry symbol returns. Static storage in the plugin; never freed. */

@@ -142,6 +142,12 @@ public:
     virtual std::vector<ActionInfo> actions() const { return {}; }
     virtual void validate(const json::object& config, Validation& v) { (void)config, (void)v; }
     virtual std::unique_ptr<Instance> create(const ResourceInfo& resource) = 0;
+    // Kind-level actions (ABI 1.1): not tied to one resource.
+    virtual std::vector<ActionInfo> kind_actions() const { return {}; }
+    virtual json::value kind_action(std::string_view name, const json::object& args) {
+        (void)args;
+        throw Error(COFFER_E_UNSUPPORTED, "unknown kind action: " + std::string(name));
+    }
 };
 
 // The plugin: owns its kinds; init/shutdown bracket its life.
@@ -180,7 +186,7 @@ namespace detail {
 struct KindSlot {
     coffer_kind desc{};  // desc.kind_data points back to this slot (survives a host-side copy)
     Kind* impl = nullptr;
-    std::string name, schema, actions;
+    std::string name, schema, actions, kind_actions;
 };
 
 struct InstanceBox {
@@ -337,10 +343,19 @@ inline void p_shutdown(void*) {
     }
 }
 
-inline std::string actions_text(const Kind& k) {
+inline std::string actions_text(const std::vector<ActionInfo>& list) {
     json::array a;
-    for (auto& act : k.actions()) a.push_back(json::object{{"name", act.name}, {"description", act.description}});
+    for (auto& act : list) a.push_back(json::object{{"name", act.name}, {"description", act.description}});
     return json::serialize(a);
+}
+
+inline coffer_status k_kind_action(void*, const coffer_kind* k, coffer_str name, coffer_str args, coffer_reply* r) {
+    return guarded(r, [&] {
+        auto* slot = static_cast<const KindSlot*>(k->kind_data);
+        json::object a = args.len ? parse_object(args, "action arguments") : json::object{};
+        reply_json(r, slot->impl->kind_action(to_view(name), a));
+        return COFFER_OK;
+    });
 }
 
 template <typename P>
@@ -358,7 +373,8 @@ const coffer_plugin* entry(uint16_t host_major, uint16_t host_minor, const char*
             slot->impl = k.get();
             slot->name = k->name();
             slot->schema = k->schema();
-            slot->actions = actions_text(*k);
+            slot->actions = actions_text(k->actions());
+            slot->kind_actions = actions_text(k->kind_actions());
             auto& d = slot->desc;
             d.struct_size = sizeof(coffer_kind);
             d.name = to_cstr(slot->name);
@@ -374,6 +390,8 @@ const coffer_plugin* entry(uint16_t host_major, uint16_t host_minor, const char*
             d.action = &k_action;
             d.remove = &k_remove;
             d.destroy = &k_destroy;
+            d.kind_actions_json = to_cstr(slot->kind_actions);
+            d.kind_action = &k_kind_action;
             reg.table.push_back(&slot->desc);
             reg.slots.push_back(std::move(slot));
         }

@@ -144,6 +144,14 @@ public:
         auto st = k->action(i, cstr(name), cstr(args), &r);
         return finish(st, r);
     }
+    // A kind-level action (ABI 1.1).
+    Result kind_action(std::string_view kind_name, std::string_view name, std::string_view args = "{}") {
+        auto& k = kind(kind_name);
+        coffer_reply r;
+        if (!k.kind_action) return {COFFER_E_UNSUPPORTED, "", "no kind actions", ""};
+        auto st = k.kind_action(ctx_, &k, cstr(name), cstr(args), &r);
+        return finish(st, r);
+    }
     void destroy(coffer_instance* i) {
         auto* k = live_.at(i);
         live_.erase(i);

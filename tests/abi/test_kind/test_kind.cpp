@@ -89,11 +89,20 @@ public:
             v.fail("/value", "must be even when label is \"even\"");
     }
     std::unique_ptr<sdk::Instance> create(const sdk::ResourceInfo&) override {
+        ++created_;
         return std::make_unique<TestInstance>(host_);
+    }
+    std::vector<sdk::ActionInfo> kind_actions() const override {
+        return {{"stats", "how many instances this kind created, and the arguments back"}};
+    }
+    json::value kind_action(std::string_view name, const json::object& args) override {
+        if (name == "stats") return json::object{{"created", created_}, {"args", args}};
+        return Kind::kind_action(name, args);
     }
 
 private:
     const sdk::Host& host_;
+    int created_ = 0;
 };
 
 class TestPlugin : public sdk::Plugin {
