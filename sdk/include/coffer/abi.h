@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 #define COFFER_ABI_MAJOR 1
-#define COFFER_ABI_MINOR 1
+#define COFFER_ABI_MINOR 2
 
 #if defined(_WIN32)
 #define COFFER_EXPORT __declspec(dllexport)
@@ -64,6 +64,9 @@ typedef struct coffer_host coffer_host;   /* one per loaded plugin */
 typedef struct coffer_reply coffer_reply; /* one per call that produces a result */
 /* Opaque plugin-owned handle: one per resource the plugin manages. */
 typedef struct coffer_instance coffer_instance;
+/* ABI 1.2, the MCP gateway: host-owned handles. */
+typedef struct coffer_session coffer_session; /* one downstream MCP session (client connection) */
+typedef struct coffer_call coffer_call;       /* one request the gateway routed to a provider */
 
 /*
  * Host services. Every function is thread-safe and never blocks on the plugin.
@@ -92,6 +95,30 @@ typedef struct coffer_host_api {
     coffer_str (*data_dir)(coffer_host* host);
     /* The vault directory ($COFFER_HOME). Host-owned, valid for the plugin's lifetime. */
     coffer_str (*vault_dir)(coffer_host* host);
+
+    /* --- ABI 1.2: MCP capability providers (see coffer_mcp_provider) --- */
+    /* Completes a routed call, exactly once, from any thread. On success pass the JSON-RPC
+       `result` object as raw text (it is forwarded to the client byte for byte) and an empty
+       error; on failure pass an empty result and a JSON-RPC error object {code,message,data?}.
+       The call handle is invalid afterwards. */
+    void (*call_complete)(coffer_call* call, coffer_str result_json, coffer_str error_json);
+    /* Server-to-client notification on a session, e.g. {"method":"notifications/progress",
+       "params":{…}} or notifications/tools/list_changed. `related` names the call it belongs to
+       (progress, message) or is NULL. Names in the params are the upstream's own; the host
+       prefixes what needs prefixing. Any thread; returns COFFER_E_NOT_FOUND once the session
+       is closed. */
+    coffer_status (*session_notify)(coffer_session* session, coffer_call* related,
+                                    coffer_str notification_json);
+    /* Server-initiated request relayed to the client (sampling/createMessage,
+       elicitation/create, roots/list): {"method":…,"params":…}. The client's answer comes
+       back through coffer_mcp_provider.respond with the same token. Any thread. */
+    coffer_status (*session_request)(coffer_session* session, coffer_call* related, uint64_t token,
+                                     coffer_str request_json);
+    /* Records a child process the plugin started (a file in $COFFER_HOME/upstream-pids/), so
+       a later daemon can sweep it if this one dies; forget it once the child is reaped. The
+       child must lead its own process group. */
+    coffer_status (*child_started)(coffer_host* host, int64_t pid, coffer_str description);
+    void (*child_exited)(coffer_host* host, int64_t pid);
 } coffer_host_api;
 
 /*
@@ -141,7 +168,44 @@ struct coffer_kind {
     /* Runs a declared kind-level action; args_json is an object. Optional. */
     coffer_status (*kind_action)(void* plugin_ctx, const coffer_kind* kind, coffer_str action,
                                  coffer_str args_json, coffer_reply* reply);
+
+    /* --- ABI 1.2 --- */
+    /* What this kind's instances contribute to the MCP gateway; NULL when nothing. */
+    const struct coffer_mcp_provider* mcp;
 };
+
+/*
+ * ABI 1.2 — an MCP capability provider: the instances of a kind contribute tools, resources
+ * and prompts to the gateway, per downstream session. The host owns the downstream protocol
+ * (transports, versions, namespacing, aggregation, caching, curation); a provider sees plain
+ * MCP requests in the 2025-11-25 shapes with its own, unprefixed names.
+ *
+ * Threading: these functions are called from the host's network thread, serialized per plugin,
+ * and must not block: start the work and return; finish it later with call_complete from any
+ * thread.
+ */
+typedef struct coffer_mcp_provider {
+    uint32_t struct_size;
+    /* A session starts using this instance (lazily, on the first list or call routed here).
+       session_json: {"id","agent","cwd","client":{"name","version"},"client_capabilities":{…}}.
+       *state is passed to every later call for this (session, instance) pair. */
+    coffer_status (*open)(coffer_instance* inst, coffer_session* session, coffer_str session_json,
+                          void** state, coffer_reply* reply);
+    /* Starts one request: method such as "tools/list", "tools/call", "resources/list",
+       "resources/templates/list", "resources/read", "prompts/list", "prompts/get",
+       "completion/complete", "ping"; params_json an object (may be "{}"). Returns COFFER_OK when
+       accepted (the result comes through call_complete), or an error status (with reply_error)
+       when refused outright — then the host completes the call itself. */
+    coffer_status (*request)(void* state, coffer_call* call, coffer_str method, coffer_str params_json,
+                             coffer_reply* reply);
+    /* The client cancelled the call; the provider should still complete it (any result). Optional. */
+    void (*cancel)(void* state, coffer_call* call);
+    /* The client's answer to a session_request: result or error JSON (the other empty). Optional. */
+    void (*respond)(void* state, uint64_t token, coffer_str result_json, coffer_str error_json);
+    /* The session ended (or the instance is stopping): release upstreams, kill children, complete
+       every pending call. No callbacks on this session after it returns. Required. */
+    void (*close)(void* state);
+} coffer_mcp_provider;
 
 /* What the entry symbol returns. Static storage in the plugin; never freed. */
 typedef struct coffer_plugin {

@@ -14,6 +14,8 @@
 
 #include <boost/json.hpp>
 
+#include <atomic>
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <stdexcept>
@@ -107,6 +109,96 @@ struct ResourceInfo {
     bool enabled = false;
 };
 
+// ---- MCP capability providers (ABI 1.2) ----
+
+// A pending call routed to this provider. Move-only; complete it exactly once, from any thread.
+// Dropping it uncompleted answers the client with an internal error, so no call is ever lost.
+class McpCall {
+public:
+    McpCall() = default;
+    McpCall(const coffer_host_api* api, coffer_call* call)
+        : api_(api), call_(call), done_(std::make_shared<std::atomic<bool>>(false)) {}
+    McpCall(McpCall&& o) noexcept : api_(o.api_), call_(o.call_), done_(std::move(o.done_)) { o.call_ = nullptr; }
+    McpCall& operator=(McpCall&& o) noexcept {
+        if (this != &o) {
+            abandon();
+            api_ = o.api_;
+            call_ = o.call_;
+            done_ = std::move(o.done_);
+            o.call_ = nullptr;
+        }
+        return *this;
+    }
+    McpCall(const McpCall&) = delete;
+    McpCall& operator=(const McpCall&) = delete;
+    ~McpCall() { abandon(); }
+
+    // The JSON-RPC `result` object, as raw text (forwarded byte for byte).
+    void result(std::string_view raw_result_json) { finish(raw_result_json, {}); }
+    // A JSON-RPC error.
+    void error(int code, std::string_view message, const json::value& data = nullptr) {
+        json::object e{{"code", code}, {"message", message}};
+        if (!data.is_null()) e["data"] = data;
+        auto text = json::serialize(e);
+        finish({}, text);
+    }
+    void error_raw(std::string_view raw_error_json) { finish({}, raw_error_json); }
+    bool pending() const { return call_ && done_ && !done_->load(); }
+    coffer_call* handle() const noexcept { return call_; }
+    std::shared_ptr<std::atomic<bool>> done_flag() const { return done_; }
+
+private:
+    void finish(std::string_view result, std::string_view error) {
+        if (!call_ || !done_ || done_->exchange(true)) return;
+        if (api_ && api_->call_complete) api_->call_complete(call_, to_cstr(result), to_cstr(error));
+        call_ = nullptr;
+    }
+    void abandon() {
+        if (pending()) error(-32603, "the provider dropped the request without answering");
+    }
+    const coffer_host_api* api_ = nullptr;
+    coffer_call* call_ = nullptr;
+    std::shared_ptr<std::atomic<bool>> done_;
+};
+
+// The downstream session, as seen by a provider: send notifications and server-initiated
+// requests to the client. Copyable; valid until the provider's session state is destroyed.
+class McpSession {
+public:
+    McpSession() = default;
+    McpSession(const coffer_host_api* api, coffer_session* s) : api_(api), s_(s) {}
+    bool notify_raw(std::string_view notification_json, coffer_call* related = nullptr) const {
+        if (!api_ || !api_->session_notify) return false;
+        return api_->session_notify(s_, related, to_cstr(notification_json)) == COFFER_OK;
+    }
+    bool notify(const json::value& notification, coffer_call* related = nullptr) const {
+        return notify_raw(json::serialize(notification), related);
+    }
+    bool request(std::uint64_t token, const json::value& req, coffer_call* related = nullptr) const {
+        if (!api_ || !api_->session_request) return false;
+        auto text = json::serialize(req);
+        return api_->session_request(s_, related, token, to_cstr(text)) == COFFER_OK;
+    }
+    coffer_session* handle() const noexcept { return s_; }
+
+private:
+    const coffer_host_api* api_ = nullptr;
+    coffer_session* s_ = nullptr;
+};
+
+// One (session, instance) pair. Destroyed when the session ends: release upstreams there and
+// complete (or drop) every pending McpCall.
+class McpSessionState {
+public:
+    virtual ~McpSessionState() = default;
+    // method: "tools/list", "tools/call", …; params_json: the raw params object text.
+    virtual void request(McpCall call, std::string_view method, std::string_view params_json) = 0;
+    virtual void cancel(coffer_call* call) { (void)call; }
+    virtual void respond(std::uint64_t token, std::string_view result_json, std::string_view error_json) {
+        (void)token, (void)result_json, (void)error_json;
+    }
+};
+
 // One live resource. Override what the kind needs; defaults are no-ops.
 class Instance {
 public:
@@ -121,6 +213,11 @@ public:
         throw Error(COFFER_E_UNSUPPORTED, "unknown action: " + std::string(name));
     }
     virtual void remove() {}
+    // MCP gateway (ABI 1.2): only called when the kind's provides_mcp() is true.
+    virtual std::unique_ptr<McpSessionState> open_mcp(McpSession session, const json::object& info) {
+        (void)session, (void)info;
+        throw Error(COFFER_E_UNSUPPORTED, "this resource contributes nothing to the MCP gateway");
+    }
 
     const ResourceInfo& info() const noexcept { return info_; }
     void set_info(ResourceInfo info) { info_ = std::move(info); }
@@ -144,6 +241,8 @@ public:
     virtual std::unique_ptr<Instance> create(const ResourceInfo& resource) = 0;
     // Kind-level actions (ABI 1.1): not tied to one resource.
     virtual std::vector<ActionInfo> kind_actions() const { return {}; }
+    // True when instances contribute tools/resources/prompts to the MCP gateway (ABI 1.2).
+    virtual bool provides_mcp() const { return false; }
     virtual json::value kind_action(std::string_view name, const json::object& args) {
         (void)args;
         throw Error(COFFER_E_UNSUPPORTED, "unknown kind action: " + std::string(name));
@@ -300,6 +399,76 @@ inline coffer_status k_action(coffer_instance* i, coffer_str name, coffer_str ar
 inline coffer_status k_remove(coffer_instance* i, coffer_reply* r) {
     return guarded(r, [&] { inst(i).remove(); return COFFER_OK; });
 }
+struct McpStateBox {
+    std::unique_ptr<McpSessionState> impl;
+};
+
+inline coffer_status m_open(coffer_instance* i, coffer_session* s, coffer_str info, void** state, coffer_reply* r) {
+    return guarded(r, [&] {
+        auto obj = parse_object(info, "session");
+        auto impl = inst(i).open_mcp(McpSession(host_api(), s), obj);
+        if (!impl) throw Error(COFFER_E_INTERNAL, "open_mcp returned no session state");
+        *state = new McpStateBox{std::move(impl)};
+        return COFFER_OK;
+    });
+}
+
+inline coffer_status m_request(void* state, coffer_call* c, coffer_str method, coffer_str params, coffer_reply* r) {
+    (void)r;
+    McpCall call(host_api(), c);
+    auto done = call.done_flag();
+    auto fail = [&](std::string_view msg) {
+        if (!done->exchange(true)) {
+            std::string e = json::serialize(json::object{{"code", -32603}, {"message", msg}});
+            host_api()->call_complete(c, to_cstr(std::string_view()), to_cstr(e));
+        }
+    };
+    try {
+        static_cast<McpStateBox*>(state)->impl->request(std::move(call), to_view(method),
+                                                        params.len ? to_view(params) : std::string_view("{}"));
+    } catch (const std::exception& e) {
+        fail(e.what());
+    } catch (...) {
+        fail("unknown exception in provider");
+    }
+    return COFFER_OK;
+}
+
+inline void m_cancel(void* state, coffer_call* c) {
+    try {
+        static_cast<McpStateBox*>(state)->impl->cancel(c);
+    } catch (...) {
+    }
+}
+
+inline void m_respond(void* state, uint64_t token, coffer_str result, coffer_str error) {
+    try {
+        static_cast<McpStateBox*>(state)->impl->respond(token, to_view(result), to_view(error));
+    } catch (...) {
+    }
+}
+
+inline void m_close(void* state) {
+    try {
+        delete static_cast<McpStateBox*>(state);
+    } catch (...) {
+    }
+}
+
+inline const coffer_mcp_provider* mcp_table() {
+    static const coffer_mcp_provider t = [] {
+        coffer_mcp_provider p{};
+        p.struct_size = sizeof(coffer_mcp_provider);
+        p.open = &m_open;
+        p.request = &m_request;
+        p.cancel = &m_cancel;
+        p.respond = &m_respond;
+        p.close = &m_close;
+        return p;
+    }();
+    return &t;
+}
+
 inline void k_destroy(coffer_instance* i) {
     try {
         delete reinterpret_cast<InstanceBox*>(i);
@@ -392,6 +561,7 @@ const coffer_plugin* entry(uint16_t host_major, uint16_t host_minor, const char*
             d.destroy = &k_destroy;
             d.kind_actions_json = to_cstr(slot->kind_actions);
             d.kind_action = &k_kind_action;
+            d.mcp = k->provides_mcp() ? mcp_table() : nullptr;
             reg.table.push_back(&slot->desc);
             reg.slots.push_back(std::move(slot));
         }

@@ -15,6 +15,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -36,6 +39,22 @@ struct coffer_host {
     std::vector<Log> logs;
     std::vector<Event> events;
     std::vector<Audit> audits;
+    std::vector<long long> children;
+};
+
+// ABI 1.2 fakes: a session records what the provider sends the client; a call waits for its
+// completion.
+struct coffer_session {
+    std::mutex mu;
+    std::vector<std::string> notifications;
+    struct Req { uint64_t token; std::string json; };
+    std::vector<Req> requests;
+};
+struct coffer_call {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    std::string result, error;
 };
 
 namespace coffer::testing {
@@ -86,6 +105,32 @@ public:
             return cstr(h->data_dir);
         };
         api_.vault_dir = [](coffer_host* h) { return cstr(h->vault_dir); };
+        api_.call_complete = [](coffer_call* c, coffer_str result, coffer_str error) {
+            std::lock_guard<std::mutex> g(c->mu);
+            c->done = true;
+            c->result.assign(view(result));
+            c->error.assign(view(error));
+            c->cv.notify_all();
+        };
+        api_.session_notify = [](coffer_session* s, coffer_call*, coffer_str n) {
+            std::lock_guard<std::mutex> g(s->mu);
+            s->notifications.emplace_back(view(n));
+            return COFFER_OK;
+        };
+        api_.session_request = [](coffer_session* s, coffer_call*, uint64_t token, coffer_str r) {
+            std::lock_guard<std::mutex> g(s->mu);
+            s->requests.push_back({token, std::string(view(r))});
+            return COFFER_OK;
+        };
+        api_.child_started = [](coffer_host* h, int64_t pid, coffer_str) {
+            std::lock_guard<std::mutex> g(h->mu);
+            h->children.push_back(pid);
+            return COFFER_OK;
+        };
+        api_.child_exited = [](coffer_host* h, int64_t pid) {
+            std::lock_guard<std::mutex> g(h->mu);
+            std::erase(h->children, pid);
+        };
 
         plugin_ = entry(COFFER_ABI_MAJOR, COFFER_ABI_MINOR);
         if (!plugin_) throw std::runtime_error("plugin entry returned NULL");
@@ -137,6 +182,44 @@ public:
     Result stop(coffer_instance* i) { return call0(i, &coffer_kind::stop); }
     Result status(coffer_instance* i) { return call0(i, &coffer_kind::status); }
     Result remove(coffer_instance* i) { return call0(i, &coffer_kind::remove); }
+
+    // ---- MCP providers (ABI 1.2) ----
+    struct McpSession {
+        std::unique_ptr<coffer_session> session = std::make_unique<coffer_session>();
+        const coffer_mcp_provider* provider = nullptr;
+        void* state = nullptr;
+    };
+    // Opens a provider session on an instance; throws if the kind provides no MCP or refuses.
+    std::shared_ptr<McpSession> mcp_open(coffer_instance* i, std::string_view session_json = R"({"id":"test"})") {
+        auto* k = live_.at(i);
+        if (k->struct_size < sizeof(coffer_kind) || !k->mcp) throw std::runtime_error("kind provides no MCP");
+        auto s = std::shared_ptr<McpSession>(new McpSession(), [](McpSession* m) {
+            if (m->state && m->provider) m->provider->close(m->state);
+            delete m;
+        });
+        s->provider = k->mcp;
+        coffer_reply r;
+        if (k->mcp->open(i, s->session.get(), cstr(session_json), &s->state, &r) != COFFER_OK)
+            throw std::runtime_error("mcp open failed: " + r.message);
+        return s;
+    }
+    // Sends one request and waits for its completion. Result.json = result text, .details = error text.
+    Result mcp_request(McpSession& s, std::string_view method, std::string_view params = "{}",
+                       std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+        auto call = std::make_unique<coffer_call>();
+        coffer_reply r;
+        auto st = s.provider->request(s.state, call.get(), cstr(method), cstr(params), &r);
+        if (st != COFFER_OK) return finish(st, r);
+        std::unique_lock<std::mutex> g(call->mu);
+        if (!call->cv.wait_for(g, timeout, [&] { return call->done; }))
+            throw std::runtime_error("mcp request timed out: " + std::string(method));
+        Result out;
+        out.status = call->error.empty() ? COFFER_OK : COFFER_E_UNAVAILABLE;
+        out.json = call->result;
+        out.details = call->error;
+        return out;
+    }
+    const std::vector<long long>& children() const { return host_.children; }
     Result action(coffer_instance* i, std::string_view name, std::string_view args = "{}") {
         auto* k = live_.at(i);
         coffer_reply r;
