@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libboost-test1.81-dev
-  libspdlog-dev libsqlite3-dev libssl-dev
+  libspdlog-dev libsqlite3-dev libssl-dev libarchive-dev
   procps
 )
 

@@ -1,0 +1,109 @@
+#include "app/context.hpp"
+
+#include "app/format.hpp"
+#include "client/codes.hpp"
+#include "client/errors.hpp"
+#include "client/locator.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include <ostream>
+
+namespace coffer::cli {
+namespace json = boost::json;
+
+Context::Context(GlobalOptions options, std::ostream& out, std::ostream& err)
+    : options_(std::move(options)), vault_(client::vault_dir(options_.home)), out_(out), err_(err) {}
+
+client::ApiReply Context::call(std::string_view method, std::string target,
+                               const std::optional<json::value>& body, bool allow_spawn) {
+    if (!client_) {
+        client::EnsureOptions opt;
+        opt.allow_spawn = allow_spawn && !options_.no_spawn;
+        opt.note = [this](const std::string& m) { note(m); };
+        auto located = client::ensure_daemon(vault_, opt);
+        spawn_refused_ = !opt.allow_spawn;
+        if (!located) {
+            client::ApiReply reply;
+            reply.outcome = client::ApiReply::Outcome::unreachable;
+            reply.error = std::move(located).error();
+            return reply;
+        }
+        if (located->spawned)
+            note("started coffer-daemon (pid " + std::to_string(located->daemon.info.pid) +
+                 ", port " + std::to_string(located->daemon.info.port) + ")");
+        client_ = std::make_unique<client::Client>(vault_, located->daemon.info);
+    }
+    return client_->call(method, std::move(target), body);
+}
+
+int Context::respond(const client::ApiReply& reply,
+                     const std::function<void(const json::value&)>& human) {
+    if (!reply.ok()) return report(reply);
+    if (!reply.trace.empty()) note("trace: " + reply.trace);
+    if (json())
+        print_json(reply.body.is_null() ? json::value(json::object()) : reply.body);
+    else
+        human(reply.body);
+    return exit_code::ok;
+}
+
+int Context::report(const client::ApiReply& reply) {
+    if (reply.outcome == client::ApiReply::Outcome::unreachable)
+        return unreachable(reply.error.message, !(spawn_refused_ && !client_));
+    return fail(reply.error, reply.status, reply.trace);
+}
+
+int Context::fail(const core::Error& error, int http_status, std::string_view trace) {
+    if (json()) print_json(client::error_envelope(error));
+    err_ << "error: " << error.message << " [" << error.code << "]\n";
+    if (error.code == core::code::validation_failed) {
+        if (const auto* list = field(error.details, "errors").if_array()) {
+            for (const auto& e : *list) {
+                std::string pointer = text_field(e, "pointer", "/");
+                err_ << "  " << pointer << ": " << text_field(e, "message") << '\n';
+            }
+        }
+    }
+    if (verbose()) {
+        bool empty = error.details.is_null() ||
+                     (error.details.is_object() && error.details.get_object().empty());
+        if (!empty) err_ << "details: " << compact_json(error.details) << '\n';
+        if (http_status != 0) err_ << "http status: " << http_status << '\n';
+        if (!trace.empty()) err_ << "trace: " << trace << '\n';
+    }
+    return exit_code::failed;
+}
+
+int Context::unreachable(const std::string& message, bool spawn_was_allowed) {
+    if (json()) {
+        json::object details;
+        details["vault"] = vault_.string();
+        print_json(client::error_envelope(
+            core::Error::make(client::code::daemon_unreachable, message, std::move(details))));
+    }
+    err_ << "error: cannot reach coffer-daemon: " << message << '\n';
+    if (options_.no_spawn)
+        err_ << "hint: start it with `coffer daemon start`, or run without --no-spawn / "
+                "COFFER_NO_SPAWN to let the CLI start it\n";
+    else if (!spawn_was_allowed)
+        err_ << "hint: start it with `coffer daemon start`\n";
+    else
+        err_ << "hint: `coffer daemon status --verbose` shows what was found; the daemon logs to "
+             << (vault_ / "logs" / "daemon.log").string() << '\n';
+    return exit_code::unreachable;
+}
+
+int Context::usage_error(const std::string& message, const std::string& usage) {
+    if (json()) print_json(client::error_envelope(core::Error::make(usage_code, message)));
+    err_ << "error: " << message << "\n\n" << usage;
+    return exit_code::usage;
+}
+
+void Context::print_json(const json::value& document) { out_ << json::serialize(document) << '\n'; }
+
+void Context::note(const std::string& message) {
+    if (verbose()) err_ << "coffer: " << message << '\n';
+}
+
+}  // namespace coffer::cli

@@ -1,0 +1,65 @@
+// coffer::client::Client — authenticated JSON calls to a located daemon.
+#pragma once
+
+#include "client/http.hpp"
+#include "client/vault.hpp"
+#include "core/error.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace coffer::client {
+
+struct ApiReply {
+    enum class Outcome {
+        ok,          // 2xx with a JSON body (or none)
+        api_error,   // the daemon answered with an error (envelope in `body`, parsed in `error`)
+        unreachable, // no exchange happened (connection refused, timeout …)
+    };
+    Outcome outcome = Outcome::unreachable;
+    int status = 0;              // HTTP status, 0 when unreachable
+    boost::json::value body;     // parsed body (null if empty or not JSON)
+    core::Error error;           // when not ok
+    std::string trace;           // X-Coffer-Trace of the response
+
+    bool ok() const noexcept { return outcome == Outcome::ok; }
+};
+
+struct ClientOptions {
+    std::string actor = "cli"; // X-Coffer-Actor
+    HttpTimeouts timeouts{};
+};
+
+class Client {
+public:
+    Client(std::filesystem::path vault, DaemonInfo info, ClientOptions options = {});
+
+    // One call: `target` is a path such as api_path({"resources"}) (with query if any); `body`
+    // is sent as JSON. On 401 daemon.json is read again (the token may have been rotated) and
+    // the call is retried once.
+    ApiReply call(std::string_view method, std::string target,
+                  const std::optional<boost::json::value>& body = std::nullopt);
+
+    // The raw exchange (no JSON interpretation), with the same auth and 401 retry.
+    core::Result<HttpResponse> send(std::string_view method, std::string target,
+                                    std::optional<std::string> body = std::nullopt,
+                                    Headers extra_headers = {});
+
+    const DaemonInfo& info() const noexcept { return info_; }
+    const std::filesystem::path& vault() const noexcept { return vault_; }
+
+private:
+    core::Result<HttpResponse> send_once(std::string_view method, const std::string& target,
+                                         const std::optional<std::string>& body,
+                                         const Headers& extra_headers);
+
+    std::filesystem::path vault_;
+    DaemonInfo info_;
+    ClientOptions options_;
+};
+
+}  // namespace coffer::client

@@ -1,0 +1,19 @@
+// Starting a fully detached background process (a daemon).
+#pragma once
+
+#include "core/result.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace coffer::client {
+
+// fork → setsid → fork → exec `exe args…`, with stdin/stdout/stderr on /dev/null, cwd "/",
+// default signal dispositions, no inherited descriptors beyond 0–2, and the environment inherited.
+// The intermediate child is reaped here, so the daemon is re-parented and never our zombie.
+// Returns the daemon's pid once exec succeeded; an exec failure is reported as an error.
+core::Result<int> spawn_detached(const std::filesystem::path& exe,
+                                 const std::vector<std::string>& args);
+
+}  // namespace coffer::client
