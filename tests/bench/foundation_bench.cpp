@@ -3,6 +3,8 @@
 // about time.
 #include "daemon_fixture.hpp"
 
+#include <signal.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

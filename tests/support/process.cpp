@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <fstream>
+#include <iterator>
 #include <cstring>
 #include <thread>
 
@@ -128,7 +130,16 @@ int wait_pid(pid_t pid, std::chrono::milliseconds timeout) {
     }
 }
 
-bool pid_alive(pid_t pid) { return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM); }
+bool pid_alive(pid_t pid) {
+    if (pid <= 0 || (kill(pid, 0) != 0 && errno != EPERM)) return false;
+    // A zombie (exited, not yet reaped — e.g. re-parented to a PID 1 that never reaps) is dead.
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string content((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    auto close_paren = content.rfind(')');
+    if (close_paren != std::string::npos && close_paren + 2 < content.size() && content[close_paren + 2] == 'Z')
+        return false;
+    return true;
+}
 
 std::filesystem::path bin_dir() { return COFFER_TEST_BIN_DIR; }
 std::filesystem::path test_plugin_dir() { return COFFER_TEST_PLUGINS; }

@@ -91,21 +91,17 @@ static coffer_status c_init(const coffer_host_api* api, coffer_host* host, coffe
     return COFFER_OK;
 }
 
+/* Designated initializers: fields appended by later ABI minors stay zero (NULL). */
 static const coffer_kind c_kind = {
-    sizeof(coffer_kind),
-    {"c_sample", 8},
-    {"{\"type\":\"object\"}", 17},
-    {"[{\"name\":\"ping\",\"description\":\"\"}]", 34},
-    NULL,
-    c_validate,
-    c_create,
-    NULL, /* update */
-    NULL, /* start */
-    NULL, /* stop */
-    NULL, /* status */
-    c_action,
-    NULL, /* remove */
-    c_destroy,
+    .struct_size = sizeof(coffer_kind),
+    .name = {"c_sample", 8},
+    .schema_json = {"{\"type\":\"object\"}", 17},
+    .actions_json = {"[{\"name\":\"ping\",\"description\":\"\"}]", 34},
+    .kind_data = NULL,
+    .validate = c_validate,
+    .create = c_create,
+    .action = c_action,
+    .destroy = c_destroy,
 };
 static const coffer_kind* const c_kinds[] = {&c_kind};
 
