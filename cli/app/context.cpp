@@ -4,6 +4,8 @@
 #include "client/codes.hpp"
 #include "client/errors.hpp"
 #include "client/locator.hpp"
+#include "client/process.hpp"
+#include "client/vault.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -15,8 +17,29 @@ namespace json = boost::json;
 Context::Context(GlobalOptions options, std::ostream& out, std::ostream& err)
     : options_(std::move(options)), vault_(client::vault_dir(options_.home)), out_(out), err_(err) {}
 
+namespace {
+// True when the request never reached a daemon (connection refused): safe to locate and retry.
+bool never_connected(const client::ApiReply& r) {
+    if (r.outcome != client::ApiReply::Outcome::unreachable) return false;
+    auto* d = r.error.details.if_object();
+    auto* stage = d ? d->if_contains("stage") : nullptr;
+    return stage && stage->is_string() && stage->as_string() == "connect";
+}
+}  // namespace
+
 client::ApiReply Context::call(std::string_view method, std::string target,
                                const std::optional<json::value>& body, bool allow_spawn) {
+    if (!client_) {
+        // Fast path: a live coffer-daemon named by daemon.json gets the request directly (no
+        // status round trip first); only if nothing answers do we run detect-or-spawn.
+        if (auto info = client::read_daemon_info(vault_); info && client::process_alive(info->pid) &&
+                                                          client::process_name(info->pid).find("coffer") != std::string::npos) {
+            client_ = std::make_unique<client::Client>(vault_, info.value());
+            auto reply = client_->call(method, target, body);
+            if (!never_connected(reply)) return reply;
+            client_.reset();
+        }
+    }
     if (!client_) {
         client::EnsureOptions opt;
         opt.allow_spawn = allow_spawn && !options_.no_spawn;

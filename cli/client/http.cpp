@@ -8,6 +8,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/json/object.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
@@ -39,8 +40,9 @@ core::Error unreachable(const HttpRequest& r, std::string_view stage, const beas
     std::string why = ec == beast::error::timeout
                           ? "timed out after " + std::to_string(limit.count()) + " ms"
                           : ec.message();
-    return core::Error::make(code::daemon_unreachable,
-                             std::string(stage) + " " + where + " failed: " + why);
+    // details.stage tells callers whether anything reached the daemon ("connect": nothing did).
+    return core::Error::make(code::daemon_unreachable, std::string(stage) + " " + where + " failed: " + why,
+                             boost::json::object{{"stage", stage == "connecting to" ? "connect" : "exchange"}});
 }
 
 }  // namespace
@@ -71,6 +73,7 @@ core::Result<HttpResponse> http_send(const HttpRequest& r, const HttpTimeouts& t
     net::io_context ioc;
     beast::tcp_stream stream(ioc);
     beast::flat_buffer buffer;
+    buffer.reserve(64 * 1024);  // read in large chunks (the default starts at 512 bytes per recv)
     http::response_parser<http::string_body> parser;
     parser.body_limit(max_response_body);
 
