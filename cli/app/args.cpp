@@ -79,8 +79,10 @@ Invocation parse_command_line(const Registry& registry, const std::vector<std::s
             if (def->takes_value()) {
                 if (inline_value) {
                     inv.values[name] = *inline_value;
+                    inv.all_values[name].push_back(*inline_value);
                 } else if (i + 1 < argv.size()) {
                     inv.values[name] = argv[++i];
+                    inv.all_values[name].push_back(argv[i]);
                 } else {
                     throw UsageError("option '--" + name + "' needs a value (" + def->value_name + ")",
                                      inv.group, inv.command);

@@ -32,6 +32,8 @@ Registry make_registry() {
     register_daemon_commands(r);
     register_plugin_commands(r);
     register_resource_commands(r);
+    register_mcp_commands(r);
+    register_skill_commands(r);
     register_audit_commands(r);
     register_retention_commands(r);
     return r;

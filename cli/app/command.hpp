@@ -26,13 +26,19 @@ struct Invocation {
     std::string group;             // "resource"
     std::string command;           // "create"; empty for a group without subcommands
     std::vector<std::string> args; // positionals after the command
-    std::map<std::string, std::string, std::less<>> values;
+    std::map<std::string, std::string, std::less<>> values; // the last value of each option
+    std::map<std::string, std::vector<std::string>, std::less<>> all_values; // every value, in order
     std::set<std::string, std::less<>> flags;
 
     bool flag(std::string_view name) const { return flags.contains(name); }
     std::optional<std::string> value(std::string_view name) const {
         if (auto it = values.find(name); it != values.end()) return it->second;
         return std::nullopt;
+    }
+    // Every value of a repeatable option (`--header A=1 --header B=2`), in command-line order.
+    std::vector<std::string> values_of(std::string_view name) const {
+        if (auto it = all_values.find(name); it != all_values.end()) return it->second;
+        return {};
     }
 };
 
@@ -75,6 +81,8 @@ void register_plugin_commands(Registry& registry);
 void register_resource_commands(Registry& registry);
 void register_audit_commands(Registry& registry);
 void register_retention_commands(Registry& registry);
+void register_mcp_commands(Registry& registry);
+void register_skill_commands(Registry& registry);
 
 // Every command of the CLI.
 Registry make_registry();

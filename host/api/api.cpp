@@ -31,6 +31,13 @@ http::Response error_response(const Error& e, const std::string& trace) {
 
 Api::Api(Context ctx, boost::asio::any_io_executor service) : ctx_(ctx), service_(std::move(service)) { add_routes(); }
 
+const Mount* Api::mount_for(const std::string& path) const {
+    for (auto& m : mounts_)
+        for (auto& p : m.paths)
+            if (path == p) return &m;
+    return nullptr;
+}
+
 void Api::handle(http::Request&& req, http::Respond respond) {
     auto trace = core::random_hex(8);
     auto started = std::chrono::steady_clock::now();
@@ -44,15 +51,20 @@ void Api::handle(http::Request&& req, http::Respond respond) {
         respond(std::move(res));
     };
 
-    if (auto refusal = check_origin(req)) return finish(error_response(403, "FORBIDDEN", *refusal, trace));
-    if (req.path.rfind("/api/v1/", 0) != 0)
+    const Mount* mount = mount_for(req.path);
+    auto refuse = [&](int status, const std::string& code, const std::string& message) {
+        return finish(mount && mount->refusal ? mount->refusal(status, code, message, trace)
+                                              : error_response(status, code, message, trace));
+    };
+    if (auto refusal = check_origin(req)) return refuse(403, "FORBIDDEN", *refusal);
+    if (!mount && req.path.rfind("/api/v1/", 0) != 0)
         return finish(error_response(404, "NOT_FOUND", "no such endpoint: " + req.path, trace));
     auto* token = req.header("x-coffer-token");
     if (!token || !core::constant_time_equal(*token, ctx_.daemon.token()))
-        return finish(error_response(401, "UNAUTHORIZED",
-                                     token ? "invalid X-Coffer-Token (rotated? re-read daemon.json)"
-                                           : "missing X-Coffer-Token header (the token is in $COFFER_HOME/daemon.json)",
-                                     trace));
+        return refuse(401, "UNAUTHORIZED",
+                      token ? "invalid X-Coffer-Token (rotated? re-read daemon.json)"
+                            : "missing X-Coffer-Token header (the token is in $COFFER_HOME/daemon.json)");
+    if (mount) return mount->handler(std::move(req), finish);
     Params params;
     bool path_known = false;
     auto* fn = router_.match(req.method, req.path, params, path_known);

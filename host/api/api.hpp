@@ -11,7 +11,9 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/json/object.hpp>
 
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace coffer::api {
 
@@ -32,17 +34,36 @@ struct Context {
     store::Database& db;
 };
 
+// A non-REST surface served beside /api/v1 (the MCP gateway's /mcp, /sse, /messages): the same
+// Host/Origin guard and token apply; the handler runs on the network thread.
+struct Mount {
+    std::vector<std::string> paths;  // exact paths
+    http::Handler handler;
+    // Shapes the guard's and the token check's refusals for this surface (default: the REST envelope).
+    std::function<http::Response(int status, const std::string& code, const std::string& message,
+                                 const std::string& trace)>
+        refusal;
+};
+
 class Api {
 public:
     Api(Context ctx, boost::asio::any_io_executor service);
     // Called on the network thread; completes through `respond` from the service thread.
     void handle(http::Request&& req, http::Respond respond);
 
+    // Call before serving: another component's REST route (runs on the service thread) or surface.
+    void add_route(std::string method, std::string pattern, RouteFn fn) {
+        router_.add(std::move(method), std::move(pattern), std::move(fn));
+    }
+    void mount(Mount m) { mounts_.push_back(std::move(m)); }
+
 private:
     void add_routes();
+    const Mount* mount_for(const std::string& path) const;
     Context ctx_;
     boost::asio::any_io_executor service_;
     Router router_;
+    std::vector<Mount> mounts_;
 };
 
 // The error envelope {"error":{code,message,details}} with the trace header.

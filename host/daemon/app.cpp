@@ -56,6 +56,15 @@ core::Result<void> App::prepare_vault() {
 
 core::Result<void> App::acquire_lock() { return lock_.acquire(opt_.home); }
 
+// D-8: upstream children a previous daemon recorded and never reaped (it crashed) are killed.
+core::Result<void> App::sweep_upstreams() {
+    pids_ = std::make_unique<UpstreamPids>(opt_.home / "upstream-pids");
+    auto swept = pids_->sweep();
+    if (swept.removed > 0)
+        core::log::info("swept upstream-pids", {{"killed", swept.killed}, {"removed", swept.removed}});
+    return {};
+}
+
 core::Result<void> App::open_store() {
     auto db = store::Database::open(opt_.home / "coffer.db");
     if (!db) return db.error();
@@ -84,6 +93,10 @@ core::Result<void> App::load_plugins() {
     services.emit = [](const std::string& plugin, const std::string& topic, const std::string&) {
         core::log::debug("plugin event", {{"plugin", plugin}, {"topic", topic}});
     };
+    services.child_started = [this](const std::string& plugin, std::int64_t pid, const std::string& description) {
+        return pids_->record(plugin, pid, description);
+    };
+    services.child_exited = [this](const std::string&, std::int64_t pid) { pids_->forget(pid); };
     registry_ = std::make_unique<plugin::Registry>(std::move(services));
     std::vector<fs::path> dirs{exe_dir() / ".." / COFFER_PLUGIN_SUBDIR, opt_.home / "plugins"};
     for (auto& d : opt_.plugin_dirs) dirs.push_back(d);
@@ -93,6 +106,17 @@ core::Result<void> App::load_plugins() {
 
 core::Result<void> App::start_resources() {
     resources_ = std::make_unique<resource::Service>(*db_, *registry_, resource::this_machine());
+    mcp::Config cfg;
+    cfg.idle_timeout = std::chrono::seconds(opt_.mcp_idle_timeout_s);
+    cfg.page_size = static_cast<std::size_t>(opt_.mcp_page_size);
+    cfg.machine = resources_->machine();
+    cfg.server_version = COFFER_VERSION;
+    gateway_ = std::make_unique<mcp::Gateway>(net_, resources_->providers(), std::move(cfg));
+    // Lifecycle (service thread) → gateway (network thread): before an instance stops, changes or
+    // goes away, every session's link to it is closed; additions and removals reach clients as
+    // list_changed.
+    resources_->providers().set_closer([this](const std::string& uid) { gateway_->close_instance(uid); });
+    resources_->providers().set_listener([this] { gateway_->providers_changed(); });
     resources_->start_all();
     return {};
 }
@@ -100,11 +124,31 @@ core::Result<void> App::start_resources() {
 core::Result<void> App::start_http() {
     token_ = core::random_hex(32);
     api_ = std::make_unique<api::Api>(api::Context{*this, *resources_, *registry_, *db_}, svc_.get_executor());
+    api_->mount(api::Mount{
+        mcp::Gateway::paths(),
+        [this](http::Request&& r, http::Respond respond) { gateway_->handle(std::move(r), std::move(respond)); },
+        [](int status, const std::string&, const std::string& message, const std::string& trace) {
+            auto res = mcp::Gateway::http_error(status, mcp::rpc::code::server_error, message);
+            res.headers.emplace_back("X-Coffer-Trace", trace);
+            return res;
+        }});
+    api_->add_route("POST", "/api/v1/mcp/refresh", [this](const http::Request&, const api::Params&) -> core::Result<api::Reply> {
+        gateway_->refresh();
+        return api::Reply{200, json::object{{"refreshed", true},
+                                            {"sessions", static_cast<std::int64_t>(gateway_->session_count())}}};
+    });
     server_ = std::make_unique<http::Server>(
         net_, [this](http::Request&& r, http::Respond respond) { api_->handle(std::move(r), std::move(respond)); },
-        [](int status, const std::string& code, const std::string& message) {
+        [](int status, const std::string& code, const std::string& message, const std::string& target) {
             auto trace = core::random_hex(8);
             core::log::warn("http refused", {{"trace", trace}, {"status", status}, {"message", message}});
+            auto path = target.substr(0, target.find('?'));
+            for (auto& p : mcp::Gateway::paths()) {
+                if (path != p) continue;  // an MCP client gets a JSON-RPC error
+                auto res = mcp::Gateway::http_error(status, mcp::rpc::code::invalid_request, "Invalid Request: " + message);
+                res.headers.emplace_back("X-Coffer-Trace", trace);
+                return res;
+            }
             return api::error_response(status, code, message, trace);
         });
     auto port = server_->listen(opt_.port.value_or(kDefaultPort), opt_.port ? 0 : kPortFallbacks);
@@ -184,6 +228,9 @@ void App::shutdown() {
     core::log::info("daemon stopping");
     if (server_) server_->stop();
     signals_.cancel();
+    // MCP sessions first (on this thread): providers close their upstreams before the lifecycle
+    // stops their instances.
+    if (gateway_) gateway_->shutdown();
     // Drain the service thread: stop instances and plugins there, then let it end.
     std::promise<void> done;
     auto fut = done.get_future();
@@ -195,6 +242,11 @@ void App::shutdown() {
         done.set_value();
     });
     fut.wait();
+    // Whatever a plugin left recorded is ours and must not outlive us (G-12).
+    if (pids_) {
+        auto left = pids_->sweep(500);
+        if (left.removed > 0) core::log::warn("upstream children left at shutdown", {{"killed", left.killed}});
+    }
     std::error_code ec;
     fs::remove(opt_.home / "daemon.json", ec);
     // Let in-flight responses finish writing, then end the loop.
@@ -220,6 +272,7 @@ int App::run() {
         std::function<core::Result<void>()> fn;
     };
     std::vector<Step> steps{
+        {"sweep_upstreams", [this] { return sweep_upstreams(); }},
         {"open_store", [this] { return open_store(); }},
         {"load_plugins", [this] { return load_plugins(); }},
         {"start_resources", [this] { return start_resources(); }},
@@ -244,6 +297,7 @@ int App::run() {
         svc_.get_executor());
     svc_thread_ = std::thread([this] { svc_.run(); });
     schedule_retention(5);
+    gateway_->start();
 
     signals_.add(SIGTERM);
     signals_.add(SIGINT);
@@ -254,7 +308,17 @@ int App::run() {
                               {"vault", opt_.home.string()}, {"version", COFFER_VERSION}});
     if (opt_.log_stderr) std::fprintf(stderr, "coffer-daemon ready on http://127.0.0.1:%u (vault %s)\n", port_, opt_.home.c_str());
 
-    net_.run();
+    // A handler that throws must not take the daemon down: log it and keep serving.
+    for (;;) {
+        try {
+            net_.run();
+            break;
+        } catch (const std::exception& e) {
+            core::log::error("network thread handler threw", {{"what", e.what()}});
+        } catch (...) {
+            core::log::error("network thread handler threw", {{"what", "unknown exception"}});
+        }
+    }
 
     svc_work_.reset();
     svc_.stop();

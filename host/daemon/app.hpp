@@ -3,8 +3,10 @@
 
 #include "api/api.hpp"
 #include "daemon/options.hpp"
+#include "daemon/upstream_pids.hpp"
 #include "daemon/vault_lock.hpp"
 #include "http/server.hpp"
+#include "mcp/gateway.hpp"
 #include "plugin/registry.hpp"
 #include "resource/service.hpp"
 #include "store/database.hpp"
@@ -39,6 +41,7 @@ public:
 private:
     core::Result<void> prepare_vault();
     core::Result<void> acquire_lock();
+    core::Result<void> sweep_upstreams();
     core::Result<void> open_store();
     core::Result<void> load_plugins();
     core::Result<void> start_resources();
@@ -60,6 +63,8 @@ private:
     std::unique_ptr<store::Database> db_;
     std::unique_ptr<plugin::Registry> registry_;
     std::unique_ptr<resource::Service> resources_;
+    std::unique_ptr<UpstreamPids> pids_;
+    std::unique_ptr<mcp::Gateway> gateway_;
     std::unique_ptr<api::Api> api_;
     std::unique_ptr<http::Server> server_;
 

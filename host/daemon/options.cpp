@@ -17,6 +17,16 @@ core::Result<std::uint16_t> parse_port(const std::string& s) {
     }
     return core::Error::make(core::code::bad_request, "invalid port '" + s + "' (expected 0-65535)");
 }
+core::Result<int> parse_count(const std::string& what, const std::string& s, long min, long max) {
+    try {
+        std::size_t used = 0;
+        long v = std::stol(s, &used);
+        if (used == s.size() && v >= min && v <= max) return static_cast<int>(v);
+    } catch (...) {
+    }
+    return core::Error::make(core::code::bad_request, "invalid " + what + " '" + s + "' (expected " +
+                                                          std::to_string(min) + "-" + std::to_string(max) + ")");
+}
 }  // namespace
 
 const char* usage() {
@@ -26,7 +36,8 @@ const char* usage() {
            "  --port N          loopback port (default $COFFER_PORT, else 38470 or the next free up to 38479;\n"
            "                    0 = any free port)\n"
            "  --plugin-dir DIR  also load plugins from DIR (also $COFFER_PLUGIN_PATH, colon-separated)\n"
-           "  --log-stderr      echo log lines to stderr\n";
+           "  --log-stderr      echo log lines to stderr\n"
+           "  --mcp-idle-timeout S  end MCP sessions idle for S seconds (default $COFFER_MCP_IDLE_TIMEOUT, else 1800)\n";
 }
 
 core::Result<Options> parse_options(int argc, char** argv) {
@@ -48,6 +59,16 @@ core::Result<Options> parse_options(int argc, char** argv) {
             i = j + 1;
         }
     }
+    if (const char* t = std::getenv("COFFER_MCP_IDLE_TIMEOUT"); t && *t) {
+        auto v = parse_count("MCP idle timeout", t, 1, 7 * 24 * 3600);
+        if (!v) return v.error();
+        o.mcp_idle_timeout_s = *v;
+    }
+    if (const char* t = std::getenv("COFFER_MCP_PAGE_SIZE"); t && *t) {
+        auto v = parse_count("MCP page size", t, 1, 100000);
+        if (!v) return v.error();
+        o.mcp_page_size = *v;
+    }
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto value = [&](const char* name) -> core::Result<std::string> {
@@ -68,6 +89,12 @@ core::Result<Options> parse_options(int argc, char** argv) {
             auto v = value("--plugin-dir");
             if (!v) return v.error();
             o.plugin_dirs.emplace_back(*v);
+        } else if (a == "--mcp-idle-timeout") {
+            auto v = value("--mcp-idle-timeout");
+            if (!v) return v.error();
+            auto t = parse_count("MCP idle timeout", *v, 1, 7 * 24 * 3600);
+            if (!t) return t.error();
+            o.mcp_idle_timeout_s = *t;
         } else if (a == "--log-stderr") {
             o.log_stderr = true;
         } else if (a == "--help" || a == "-h") {

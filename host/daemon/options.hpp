@@ -18,6 +18,8 @@ struct Options {
     std::optional<std::uint16_t> port;           // --port, $COFFER_PORT (0 = any free port)
     std::vector<std::filesystem::path> plugin_dirs;  // extra: --plugin-dir, $COFFER_PLUGIN_PATH (colon-separated)
     bool log_stderr = false;                     // --log-stderr (default: when stderr is a terminal)
+    int mcp_idle_timeout_s = 1800;               // --mcp-idle-timeout, $COFFER_MCP_IDLE_TIMEOUT (seconds)
+    int mcp_page_size = 500;                     // $COFFER_MCP_PAGE_SIZE: items per MCP list page
     bool help = false;
     bool version = false;
 };

@@ -6,6 +6,8 @@
 #include <boost/url/parse.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <deque>
 
 namespace coffer::http {
 
@@ -15,6 +17,12 @@ namespace bhttp = boost::beast::http;
 using tcp = asio::ip::tcp;
 
 namespace {
+
+constexpr std::size_t kMaxQueuedBytes = 32u << 20;       // a client this far behind a stream is dropped
+constexpr std::size_t kMaxPipelinedBytes = 1u << 20;     // read-ahead kept while a request is pending
+constexpr std::size_t kMaxDrainBytes = 64u << 20;        // discarded after an early error response
+constexpr auto kWriteTimeout = std::chrono::seconds(30);
+constexpr auto kLingerTimeout = std::chrono::seconds(3);
 
 void parse_target(Request& r) {
     auto u = boost::urls::parse_origin_form(r.target);
@@ -26,15 +34,115 @@ void parse_target(Request& r) {
     for (auto p : u->params()) r.query[std::string(p.key)] = std::string(p.value);
 }
 
+std::string head(const Response& res, bool chunked, bool close, std::size_t length) {
+    std::string out = "HTTP/1.1 " + std::to_string(res.status) + " ";
+    out += std::string(bhttp::obsolete_reason(bhttp::int_to_status(static_cast<unsigned>(res.status))));
+    out += "\r\nServer: coffer\r\nContent-Type: " + res.content_type + "\r\nCache-Control: no-store\r\n";
+    for (auto& [k, v] : res.headers) out += k + ": " + v + "\r\n";
+    if (res.on_stream) out += "X-Accel-Buffering: no\r\n";
+    if (chunked) out += "Transfer-Encoding: chunked\r\n";
+    else if (!res.on_stream) out += "Content-Length: " + std::to_string(length) + "\r\n";
+    out += close ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n";
+    return out;
+}
+
+std::string chunk(const std::string& data) {
+    char size[20];
+    int n = std::snprintf(size, sizeof size, "%zx\r\n", data.size());
+    std::string out(size, static_cast<std::size_t>(n));
+    out += data;
+    out += "\r\n";
+    return out;
+}
+
+class Connection;
+
+// One request/response exchange on a connection: the handler's view of the client (Peer) and,
+// once the response streams, its body (Stream).
+class Exchange final : public Peer, public Stream, public std::enable_shared_from_this<Exchange> {
+public:
+    Exchange(std::weak_ptr<Connection> conn, asio::any_io_executor exec) : conn_(std::move(conn)), exec_(std::move(exec)) {}
+
+    void on_disconnect(std::function<void()> fn) override;
+    bool connected() const override { return !disconnected_; }
+    void write(std::string data) override;
+    void end() override;
+    bool open() const override { return streaming_ && !ended_ && !disconnected_; }
+
+    // Network thread only.
+    void disconnected() {
+        if (disconnected_.exchange(true)) return;
+        auto fns = std::move(callbacks_);
+        callbacks_.clear();
+        for (auto& fn : fns) {
+            try {
+                fn();
+            } catch (...) {
+            }
+        }
+    }
+    void finished() {
+        over_ = true;
+        callbacks_.clear();
+    }
+
+    std::atomic<bool> disconnected_{false}, streaming_{false}, ended_{false};
+    bool over_ = false;
+
+private:
+    std::weak_ptr<Connection> conn_;
+    asio::any_io_executor exec_;
+    std::vector<std::function<void()>> callbacks_;
+};
+
 class Connection : public std::enable_shared_from_this<Connection> {
 public:
     Connection(tcp::socket s, std::shared_ptr<const Handler> h, std::shared_ptr<const ErrorResponder> e, Limits l)
-        : stream_(std::move(s)), handler_(std::move(h)), on_error_(std::move(e)), limits_(l) {}
+        : stream_(std::move(s)), timer_(stream_.get_executor()), handler_(std::move(h)), on_error_(std::move(e)),
+          limits_(l) {}
 
     void start() { read(); }
 
+    void deliver(const std::shared_ptr<Exchange>& ex, Response res) {
+        if (ex != ex_ || ex->over_ || ex->streaming_ || ex->disconnected_ || closed_) return;
+        bool close_now = res.close || !keep_alive_;
+        if (res.on_stream) {
+            chunked_ = http11_;
+            ex->streaming_ = true;
+            queue(head(res, chunked_, close_now || !chunked_, 0));
+            stream_close_ = close_now || !chunked_;
+            try {
+                res.on_stream(ex);
+            } catch (...) {
+                stream_end(ex);
+            }
+            return;
+        }
+        ex->finished();
+        queue(head(res, false, close_now, res.body.size()) + res.body);
+        after_ = close_now ? After::linger : After::next;
+        if (!writing_) write_next();
+    }
+
+    void stream_write(const std::shared_ptr<Exchange>& ex, const std::string& data) {
+        if (ex != ex_ || !ex->streaming_ || ex->ended_ || ex->disconnected_ || data.empty() || closed_) return;
+        queue(chunked_ ? chunk(data) : data);
+        if (queued_ > kMaxQueuedBytes) return lost();
+    }
+
+    void stream_end(const std::shared_ptr<Exchange>& ex) {
+        if (ex != ex_ || !ex->streaming_ || ex->ended_.exchange(true) || closed_) return;
+        ex->finished();
+        if (chunked_) queue("0\r\n\r\n");
+        after_ = stream_close_ ? After::linger : After::next;
+        if (!writing_) write_next();
+    }
+
 private:
+    enum class After { none, next, linger };
+
     void read() {
+        if (closed_) return;
         parser_.emplace();
         parser_->body_limit(limits_.max_body);
         parser_->header_limit(static_cast<std::uint32_t>(limits_.max_header));
@@ -44,14 +152,16 @@ private:
     }
 
     void on_read(beast::error_code ec) {
+        stream_.expires_never();
         if (ec == bhttp::error::end_of_stream || ec == asio::error::operation_aborted || ec == beast::error::timeout ||
             ec == asio::error::connection_reset || ec == asio::error::eof)
             return close();
+        std::string target = parser_ ? std::string(parser_->get().target()) : std::string();  // set by the request line
         if (ec == bhttp::error::body_limit)
-            return write((*on_error_)(413, "PAYLOAD_TOO_LARGE", "request body exceeds the 4 MiB limit"), true);
+            return refuse((*on_error_)(413, "PAYLOAD_TOO_LARGE", "request body exceeds the 4 MiB limit", target));
         if (ec == bhttp::error::header_limit)
-            return write((*on_error_)(431, "BAD_REQUEST", "request headers are too large"), true);
-        if (ec) return write((*on_error_)(400, "BAD_REQUEST", "malformed HTTP request: " + ec.message()), true);
+            return refuse((*on_error_)(431, "BAD_REQUEST", "request headers are too large", target));
+        if (ec) return refuse((*on_error_)(400, "BAD_REQUEST", "malformed HTTP request: " + ec.message(), target));
 
         auto msg = parser_->release();
         Request req;
@@ -65,47 +175,189 @@ private:
         }
         req.body = std::move(msg.body());
         keep_alive_ = msg.keep_alive();
-        stream_.expires_never();
+        http11_ = msg.version() >= 11;
+        auto ex = std::make_shared<Exchange>(weak_from_this(), stream_.get_executor());
+        ex_ = ex;
+        req.peer = ex;
+        watch();
         auto self = shared_from_this();
         auto exec = stream_.get_executor();
-        (*handler_)(std::move(req), [self, exec](Response res) {
-            asio::post(exec, [self, res = std::move(res)]() mutable { self->write(std::move(res), res.close); });
+        (*handler_)(std::move(req), [self, ex, exec](Response res) {
+            asio::post(exec, [self, ex, res = std::move(res)]() mutable { self->deliver(ex, std::move(res)); });
         });
     }
 
-    void write(Response res, bool close_after) {
-        auto out = std::make_shared<bhttp::response<bhttp::string_body>>();
-        out->version(11);
-        out->result(static_cast<unsigned>(res.status));
-        out->set(bhttp::field::server, "coffer");
-        out->set(bhttp::field::content_type, res.content_type);
-        out->set(bhttp::field::cache_control, "no-store");
-        for (auto& [k, v] : res.headers) out->set(k, v);
-        out->body() = std::move(res.body);
-        bool close_now = close_after || !keep_alive_;
-        out->keep_alive(!close_now);
-        out->prepare_payload();
-        stream_.expires_after(std::chrono::seconds(30));
-        bhttp::async_write(stream_, *out, [self = shared_from_this(), out, close_now](beast::error_code ec, std::size_t) {
-            if (ec || close_now) return self->close();
-            self->read();
+    // An error detected before any handler ran: answer, then drain what the client still sends.
+    void refuse(Response res) {
+        ex_.reset();
+        queue(head(res, false, true, res.body.size()) + res.body);
+        after_ = After::linger;
+        if (!writing_) write_next();
+    }
+
+    // While a request is pending or streaming, keep a read open to notice the client leaving.
+    // Bytes that arrive (a pipelined request) stay in buffer_ for the next parse.
+    void watch() {
+        if (watching_ || closed_ || buffer_.size() >= kMaxPipelinedBytes) return;
+        watching_ = true;
+        stream_.socket().async_read_some(buffer_.prepare(16384), [self = shared_from_this()](beast::error_code ec,
+                                                                                             std::size_t n) {
+            self->on_watch(ec, n);
+        });
+    }
+
+    void on_watch(beast::error_code ec, std::size_t n) {
+        watching_ = false;
+        if (lingering_) {
+            buffer_.consume(buffer_.size());
+            drained_ += n;
+            if (ec || drained_ > kMaxDrainBytes) return close();
+            return drain();
+        }
+        if (!ec) {
+            buffer_.commit(n);
+            if (resume_) {
+                resume_ = false;
+                return read();
+            }
+            if (ex_) watch();
+            return;
+        }
+        if (ec == asio::error::operation_aborted && resume_ && !closed_) {
+            resume_ = false;
+            return read();
+        }
+        if (ec == asio::error::operation_aborted) return;
+        lost();
+    }
+
+    // The client is gone (EOF, reset, write failure, too far behind).
+    void lost() {
+        if (auto ex = ex_) ex->disconnected();
+        close();
+    }
+
+    void queue(std::string data) {
+        queued_ += data.size();
+        out_.push_back(std::move(data));
+        if (!writing_) write_next();
+    }
+
+    void write_next() {
+        if (closed_) return;
+        if (out_.empty()) {
+            writing_ = false;
+            auto after = after_;
+            after_ = After::none;
+            if (after == After::next) next_exchange();
+            else if (after == After::linger) linger();
+            return;
+        }
+        writing_ = true;
+        auto batch = std::make_shared<std::string>();
+        if (out_.size() == 1) *batch = std::move(out_.front());
+        else
+            for (auto& s : out_) *batch += s;
+        out_.clear();
+        timer_.expires_after(kWriteTimeout);
+        timer_.async_wait([w = weak_from_this()](beast::error_code ec) {
+            if (ec) return;
+            if (auto self = w.lock()) self->lost();
+        });
+        asio::async_write(stream_.socket(), asio::buffer(*batch),
+                          [self = shared_from_this(), batch](beast::error_code ec, std::size_t) {
+                              self->timer_.cancel();
+                              self->queued_ -= std::min(self->queued_, batch->size());
+                              if (ec) return self->lost();
+                              self->write_next();
+                          });
+    }
+
+    void next_exchange() {
+        ex_.reset();
+        if (watching_) {
+            resume_ = true;
+            beast::error_code ignored;
+            stream_.socket().cancel(ignored);
+            return;
+        }
+        read();
+    }
+
+    // Half-close, then read and discard until the client closes (so it sees our answer instead
+    // of a reset), bounded in time and bytes.
+    void linger() {
+        if (closed_) return;
+        if (auto ex = ex_) ex->finished();
+        lingering_ = true;
+        beast::error_code ec;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+        timer_.expires_after(kLingerTimeout);
+        timer_.async_wait([w = weak_from_this()](beast::error_code e) {
+            if (e) return;
+            if (auto self = w.lock()) self->close();
+        });
+        buffer_.consume(buffer_.size());
+        if (!watching_) drain();
+    }
+
+    void drain() {
+        if (closed_) return;
+        watching_ = true;
+        stream_.socket().async_read_some(buffer_.prepare(65536), [self = shared_from_this()](beast::error_code ec,
+                                                                                             std::size_t n) {
+            self->on_watch(ec, n);
         });
     }
 
     void close() {
+        if (closed_) return;
+        closed_ = true;
+        timer_.cancel();
         beast::error_code ec;
-        stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+        stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
         stream_.socket().close(ec);
     }
 
     beast::tcp_stream stream_;
+    asio::steady_timer timer_;
     beast::flat_buffer buffer_;
     std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
     std::shared_ptr<const Handler> handler_;
     std::shared_ptr<const ErrorResponder> on_error_;
     Limits limits_;
-    bool keep_alive_ = true;
+    std::shared_ptr<Exchange> ex_;
+    std::deque<std::string> out_;
+    std::size_t queued_ = 0, drained_ = 0;
+    After after_ = After::none;
+    bool keep_alive_ = true, http11_ = true, chunked_ = true, stream_close_ = false;
+    bool writing_ = false, watching_ = false, resume_ = false, lingering_ = false, closed_ = false;
 };
+
+void Exchange::on_disconnect(std::function<void()> fn) {
+    asio::post(exec_, [self = shared_from_this(), fn = std::move(fn)]() mutable {
+        if (self->disconnected_) {
+            try {
+                fn();
+            } catch (...) {
+            }
+        } else if (!self->over_) {
+            self->callbacks_.push_back(std::move(fn));
+        }
+    });
+}
+
+void Exchange::write(std::string data) {
+    asio::post(exec_, [self = shared_from_this(), data = std::move(data)] {
+        if (auto c = self->conn_.lock()) c->stream_write(self, data);
+    });
+}
+
+void Exchange::end() {
+    asio::post(exec_, [self = shared_from_this()] {
+        if (auto c = self->conn_.lock()) c->stream_end(self);
+    });
+}
 
 }  // namespace
 

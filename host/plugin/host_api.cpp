@@ -59,6 +59,34 @@ coffer_str h_vault_dir(coffer_host* h) {
     if (!h) return {nullptr, 0};
     return {h->vault_dir.data(), h->vault_dir.size()};
 }
+void h_call_complete(coffer_call* call, coffer_str result, coffer_str error) {
+    if (call) call->complete(view(result), view(error));
+}
+coffer_status h_session_notify(coffer_session* s, coffer_call* related, coffer_str notification) {
+    if (!s) return COFFER_E_INVALID;
+    return s->notify(related, view(notification));
+}
+coffer_status h_session_request(coffer_session* s, coffer_call* related, uint64_t token, coffer_str request) {
+    if (!s) return COFFER_E_INVALID;
+    return s->request(related, token, view(request));
+}
+coffer_status h_child_started(coffer_host* h, int64_t pid, coffer_str description) {
+    if (!h || !h->services || !h->services->child_started) return COFFER_E_UNSUPPORTED;
+    if (pid <= 1) return COFFER_E_INVALID;
+    try {
+        return h->services->child_started(h->plugin_name, pid, std::string(view(description))) ? COFFER_OK
+                                                                                               : COFFER_E_INTERNAL;
+    } catch (...) {
+        return COFFER_E_INTERNAL;
+    }
+}
+void h_child_exited(coffer_host* h, int64_t pid) {
+    if (!h || !h->services || !h->services->child_exited || pid <= 1) return;
+    try {
+        h->services->child_exited(h->plugin_name, pid);
+    } catch (...) {
+    }
+}
 }  // namespace
 
 const coffer_host_api* host_api() {
@@ -74,6 +102,11 @@ const coffer_host_api* host_api() {
         a.audit = &h_audit;
         a.data_dir = &h_data_dir;
         a.vault_dir = &h_vault_dir;
+        a.call_complete = &h_call_complete;
+        a.session_notify = &h_session_notify;
+        a.session_request = &h_session_request;
+        a.child_started = &h_child_started;
+        a.child_exited = &h_child_exited;
         return a;
     }();
     return &api;

@@ -6,9 +6,11 @@
 
 #include <boost/json/value.hpp>
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <string_view>
 
 // Host-owned reply: the plugin writes into it only through reply_json / reply_error.
 struct coffer_reply {
@@ -18,6 +20,19 @@ struct coffer_reply {
     coffer_status status = COFFER_OK;
     std::string message;
     std::string details;
+};
+
+// ABI 1.2 handles. Opaque to plugins; the MCP gateway (host/mcp) derives its call and session
+// objects from these, so the host API table can reach them without knowing the gateway.
+// Every method may be called from any thread and must not block.
+struct coffer_call {
+    virtual ~coffer_call() = default;
+    virtual void complete(std::string_view result_json, std::string_view error_json) noexcept = 0;
+};
+struct coffer_session {
+    virtual ~coffer_session() = default;
+    virtual coffer_status notify(coffer_call* related, std::string_view notification_json) noexcept = 0;
+    virtual coffer_status request(coffer_call* related, std::uint64_t token, std::string_view request_json) noexcept = 0;
 };
 
 namespace coffer::plugin {
@@ -30,6 +45,9 @@ struct HostServices {
                        const std::string& payload_json)>
         audit;
     std::function<void(const std::string& plugin, const std::string& topic, const std::string& event_json)> emit;
+    // ABI 1.2: a plugin started / reaped a child process (upstream-pids/ bookkeeping, D-8).
+    std::function<bool(const std::string& plugin, std::int64_t pid, const std::string& description)> child_started;
+    std::function<void(const std::string& plugin, std::int64_t pid)> child_exited;
 };
 
 const coffer_host_api* host_api();

@@ -34,21 +34,34 @@ core::Result<void> Instances::create(plugin::Kind& kind, const Resource& r) {
     if (!inst)
         return core::Error::make(core::code::plugin_error, "plugin '" + kind.plugin->name + "' created no instance");
     auto& l = live_[r.uid];
-    l = Live{&kind, inst, false, {}};
+    l = Live{&kind, inst, false, {}, r.uid, r.name, r.scope};
     if (r.enabled) start(l, r.ref());
     return {};
+}
+
+void Instances::publish(const Live& l) {
+    if (l.started && l.kind->fns.mcp) providers_.publish(*l.kind, l.uid, l.name, l.scope, l.inst);
+}
+
+void Instances::refresh(const Resource& r) {
+    auto it = live_.find(r.uid);
+    if (it == live_.end()) return;
+    it->second.scope = r.scope;
+    publish(it->second);
 }
 
 void Instances::start(Live& l, const std::string& ref) {
     if (l.started) return;
     if (!l.kind->fns.start) {
         l.started = true;
+        publish(l);
         return;
     }
     auto res = call(*l.kind->plugin, "start", [&](coffer_reply* rep) { return l.kind->fns.start(l.inst, rep); });
     if (res) {
         l.started = true;
         l.last_error.clear();
+        publish(l);
     } else {
         l.last_error = res.error().message;
         core::log::warn("resource failed to start", {{"resource", ref}, {"error", l.last_error}});
@@ -56,6 +69,7 @@ void Instances::start(Live& l, const std::string& ref) {
 }
 
 void Instances::stop(Live& l, const std::string& ref) {
+    providers_.retire(l.uid);  // closes every gateway session on it first (blocks until done)
     if (!l.started) return;
     l.started = false;
     if (!l.kind->fns.stop) return;
@@ -71,9 +85,12 @@ core::Result<void> Instances::update(const Resource& r) {
     if (it == live_.end()) return {};
     auto& l = it->second;
     if (l.kind->fns.update) {
+        providers_.retire(l.uid);  // sessions reopen lazily against the new config
+        l.scope = r.scope;
         auto cfg = json::serialize(r.config);
         auto res = call(*l.kind->plugin, "update",
                         [&](coffer_reply* rep) { return l.kind->fns.update(l.inst, cstr(cfg), rep); });
+        publish(l);
         if (!res) return res.error();
         return {};
     }

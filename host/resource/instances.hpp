@@ -4,7 +4,9 @@
 #include "core/result.hpp"
 #include "plugin/plugin.hpp"
 #include "resource/model.hpp"
+#include "resource/providers.hpp"
 
+#include <boost/json/array.hpp>
 #include <boost/json/value.hpp>
 
 #include <map>
@@ -26,6 +28,11 @@ public:
     void destroy(const std::string& uid, bool removed);  // stop (+remove) + destroy
     void destroy_all();
     bool has(const std::string& uid) const { return live_.count(uid) != 0; }
+    // Scope or description changed without a config change: republish for the gateway.
+    void refresh(const Resource& r);
+
+    // The started instances that contribute to the MCP gateway (thread-safe).
+    Providers& providers() { return providers_; }
 
 private:
     struct Live {
@@ -33,10 +40,14 @@ private:
         coffer_instance* inst = nullptr;
         bool started = false;
         std::string last_error;
+        std::string uid, name;
+        boost::json::array scope;
     };
+    void publish(const Live& l);
     void start(Live& l, const std::string& ref);
     void stop(Live& l, const std::string& ref);
     std::map<std::string, Live> live_;
+    Providers providers_;
 };
 
 }  // namespace coffer::resource

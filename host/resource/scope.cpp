@@ -48,6 +48,20 @@ bool in_machine_scope(const json::array& scope, const std::string& machine) {
     return false;
 }
 
+bool in_agent_scope(const json::array& scope, const std::string& machine, const std::string& agent) {
+    for (auto& e : scope) {
+        auto* o = e.if_object();
+        if (!o) continue;
+        auto* m = o->if_contains("machine");
+        if (!m || !m->is_string() || (m->as_string() != "*" && m->as_string() != machine)) continue;
+        auto* agents = o->if_contains("agents");
+        if (!agents || !agents->is_array()) continue;
+        for (auto& a : agents->as_array())
+            if (a.is_string() && (a.as_string() == "*" || (!agent.empty() && a.as_string() == agent))) return true;
+    }
+    return false;
+}
+
 std::string this_machine() {
     if (const char* m = std::getenv("COFFER_MACHINE"); m && *m) return m;
     char buf[256] = {0};

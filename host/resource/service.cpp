@@ -267,6 +267,7 @@ core::Result<json::object> Service::update(const std::string& kind, const std::s
     if (was_live && now_live && r.config != cur->config)
         if (auto u = instances_.update(r); !u) return u.error();  // rollback
     if (auto c = tx.commit(); !c) return c.error();
+    if (was_live && now_live && r.config == cur->config && r.scope != cur->scope) instances_.refresh(r);
     if (was_live && !now_live) instances_.destroy(r.uid, false);
     if (!was_live && now_live)
         if (auto c = instances_.create(**k, r); !c)

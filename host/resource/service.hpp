@@ -40,6 +40,8 @@ public:
                                                  const boost::json::value& args, Actor actor);
 
     const std::string& machine() const { return machine_; }
+    // The started instances that contribute to the MCP gateway (thread-safe).
+    Providers& providers() { return instances_.providers(); }
 
 private:
     core::Result<Resource> load(const std::string& kind, const std::string& name);

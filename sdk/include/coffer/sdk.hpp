@@ -95,7 +95,17 @@ public:
     std::string vault_dir() const {
         return has(&coffer_host_api::vault_dir) ? std::string(to_view(api_->vault_dir(host_))) : std::string();
     }
+    // ABI 1.2: record a child process the plugin started (it must lead its own process group),
+    // and forget it once reaped. No-ops on an older host.
+    bool child_started(std::int64_t pid, std::string_view description) const {
+        if (!has(&coffer_host_api::child_started)) return false;
+        return api_->child_started(host_, pid, to_cstr(description)) == COFFER_OK;
+    }
+    void child_exited(std::int64_t pid) const {
+        if (has(&coffer_host_api::child_exited)) api_->child_exited(host_, pid);
+    }
     const coffer_host_api* api() const noexcept { return api_; }
+    coffer_host* handle() const noexcept { return host_; }
 
 private:
     const coffer_host_api* api_ = nullptr;

@@ -219,7 +219,12 @@ public:
         out.details = call->error;
         return out;
     }
-    const std::vector<long long>& children() const { return host_.children; }
+    // The children the plugin recorded and has not yet reported exited (a copy: plugins report
+    // from their own threads).
+    std::vector<long long> children() {
+        std::lock_guard<std::mutex> g(host_.mu);
+        return host_.children;
+    }
     Result action(coffer_instance* i, std::string_view name, std::string_view args = "{}") {
         auto* k = live_.at(i);
         coffer_reply r;

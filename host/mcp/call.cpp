@@ -1,0 +1,38 @@
+#include "mcp/call.hpp"
+
+#include "mcp/link.hpp"
+
+#include <boost/asio/post.hpp>
+
+namespace coffer::mcp {
+
+Call::Call(boost::asio::any_io_executor net, std::weak_ptr<Link> link, std::weak_ptr<Exchange> exchange, Done done)
+    : net_(std::move(net)), link_(std::move(link)), exchange_(std::move(exchange)), on_done_(std::move(done)) {}
+
+void Call::complete(std::string_view result, std::string_view error) noexcept {
+    if (done_.exchange(true)) return;  // a second completion is ignored (ABI: exactly once)
+    try {
+        boost::asio::post(net_, [c = this, r = std::string(result), e = std::string(error)]() mutable {
+            deliver(c, std::move(r), std::move(e));
+        });
+    } catch (...) {
+    }
+}
+
+bool Call::abandon(std::string error_json) {
+    if (done_.exchange(true)) return false;
+    boost::asio::post(net_, [c = this, e = std::move(error_json)]() mutable { deliver(c, {}, std::move(e)); });
+    return true;
+}
+
+void Call::deliver(Call* call, std::string result, std::string error) {
+    std::unique_ptr<Call> own(call);
+    if (auto link = own->link_.lock()) link->forget(own.get());
+    if (!own->on_done_) return;
+    try {
+        own->on_done_(std::move(result), std::move(error));
+    } catch (...) {
+    }
+}
+
+}  // namespace coffer::mcp

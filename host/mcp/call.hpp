@@ -1,0 +1,45 @@
+// One request the gateway routed to a provider: the coffer_call handle the plugin completes exactly
+// once, from any thread. The completion is posted to the network thread, where the call runs its
+// `done` and is deleted. The host completes (abandons) a call itself when the provider refused it
+// or the session closed under it.
+#pragma once
+
+#include "plugin/host_api.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace coffer::mcp {
+
+class Link;
+struct Exchange;
+
+class Call final : public coffer_call {
+public:
+    // result: the raw JSON-RPC result object; error: a raw JSON-RPC error object. One is empty.
+    using Done = std::function<void(std::string result, std::string error)>;
+
+    Call(boost::asio::any_io_executor net, std::weak_ptr<Link> link, std::weak_ptr<Exchange> exchange, Done done);
+
+    void complete(std::string_view result, std::string_view error) noexcept override;
+    // Completes it with `error_json` unless the plugin already did. Network thread.
+    bool abandon(std::string error_json);
+
+    const std::weak_ptr<Exchange>& exchange() const { return exchange_; }
+
+private:
+    static void deliver(Call* call, std::string result, std::string error);
+
+    std::atomic<bool> done_{false};
+    boost::asio::any_io_executor net_;
+    std::weak_ptr<Link> link_;
+    std::weak_ptr<Exchange> exchange_;
+    Done on_done_;
+};
+
+}  // namespace coffer::mcp

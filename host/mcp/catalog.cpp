@@ -1,0 +1,202 @@
+#include "mcp/catalog.hpp"
+
+#include "core/log.hpp"
+#include "mcp/names.hpp"
+#include "mcp/raw_json.hpp"
+#include "mcp/session.hpp"
+
+#include <boost/asio/steady_timer.hpp>
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <functional>
+
+namespace coffer::mcp {
+
+namespace json = boost::json;
+
+namespace {
+
+constexpr int kMaxProviderPages = 100;
+constexpr std::string_view kCursorPrefix = "coffer:";
+
+using Items = std::vector<std::pair<std::string, std::string>>;
+
+std::optional<std::size_t> parse_cursor(const json::object& params) {
+    auto* c = params.if_contains("cursor");
+    if (!c || c->is_null()) return 0;
+    if (!c->is_string()) return std::nullopt;
+    std::string_view s = c->as_string();
+    if (s.substr(0, kCursorPrefix.size()) != kCursorPrefix) return std::nullopt;
+    s.remove_prefix(kCursorPrefix.size());
+    if (s.empty() || s.size() > 9) return std::nullopt;
+    std::size_t n = 0;
+    for (char ch : s) {
+        if (ch < '0' || ch > '9') return std::nullopt;
+        n = n * 10 + static_cast<std::size_t>(ch - '0');
+    }
+    return n;
+}
+
+// One list request in flight across providers.
+struct Job : std::enable_shared_from_this<Job> {
+    std::weak_ptr<Session> session;
+    std::shared_ptr<Exchange> ex;
+    std::string method;
+    std::size_t offset = 0;
+    std::vector<Items> per;       // per visible provider, in name order
+    std::size_t pending = 0;
+    bool finished = false;
+    std::unique_ptr<boost::asio::steady_timer> timer;
+    std::vector<std::pair<std::weak_ptr<Link>, Call*>> inflight;
+    std::size_t page_size = 0;
+    long long ttl_ms = 0;
+    std::function<void(const std::string& result_body)> respond;
+};
+
+}  // namespace
+
+std::string_view Catalog::items_member(std::string_view method) {
+    if (method == "tools/list") return "tools";
+    if (method == "prompts/list") return "prompts";
+    if (method == "resources/list") return "resources";
+    return "resourceTemplates";
+}
+
+std::optional<std::pair<std::string, std::string>> Catalog::expose(std::string_view method, std::string_view server,
+                                                                    std::string_view raw_item) {
+    bool named = method == "tools/list" || method == "prompts/list";
+    std::string_view field = named ? "name" : method == "resources/list" ? "uri" : "uriTemplate";
+    auto value = raw::member(raw_item, field);
+    if (!value) return std::nullopt;
+    auto original = raw::decode_string(*value);
+    if (!original || original->empty()) return std::nullopt;
+    std::string exposed = named ? names::join(server, *original) : names::prefix_uri(server, *original);
+    if (named && !names::valid_exposed(exposed)) return std::nullopt;
+    auto rewritten = raw::replace_member(raw_item, field, raw::quote(exposed));
+    if (!rewritten) return std::nullopt;
+    return std::make_pair(std::move(exposed), std::move(*rewritten));
+}
+
+namespace {
+
+void finish(const std::shared_ptr<Job>& job) {
+    if (job->finished) return;
+    job->finished = true;
+    if (job->timer) job->timer->cancel();
+    for (auto& [w, call] : job->inflight)
+        if (auto link = w.lock()) link->cancel(call);  // slow providers are left out of this answer
+    job->inflight.clear();
+    auto session = job->session.lock();
+    if (!session || session->closed()) return;
+
+    std::vector<const std::pair<std::string, std::string>*> all;
+    for (auto& items : job->per)
+        for (auto& it : items) all.push_back(&it);
+    std::stable_sort(all.begin(), all.end(), [](auto* a, auto* b) { return a->first < b->first; });
+    all.erase(std::unique(all.begin(), all.end(), [](auto* a, auto* b) { return a->first == b->first; }), all.end());
+
+    std::size_t page = job->page_size ? job->page_size : all.size();
+    std::size_t begin = std::min(job->offset, all.size());
+    std::size_t end = std::min(all.size(), begin + page);
+    std::string body = "{";
+    if (is_modern(job->ex->version))
+        body += "\"resultType\":\"complete\",\"ttlMs\":" + std::to_string(job->ttl_ms) +
+                ",\"cacheScope\":\"private\",";
+    body += "\"";
+    body += Catalog::items_member(job->method);
+    body += "\":[";
+    for (std::size_t i = begin; i < end; ++i) {
+        if (i > begin) body += ',';
+        body += all[i]->second;
+    }
+    body += ']';
+    if (end < all.size()) body += ",\"nextCursor\":\"" + std::string(kCursorPrefix) + std::to_string(end) + "\"";
+    body += '}';
+    job->respond(body);
+}
+
+void provider_done(const std::shared_ptr<Job>& job) {
+    if (job->pending > 0 && --job->pending == 0) finish(job);
+}
+
+void fetch(const std::shared_ptr<Job>& job, std::size_t index, const std::shared_ptr<Link>& link,
+           const std::string& cursor, int page) {
+    std::string params = cursor.empty() ? "{}" : json::serialize(json::object{{"cursor", cursor}});
+    auto* call = link->request(job->method, params, {}, [job, index, wl = std::weak_ptr<Link>(link), page](
+                                                           std::string result, std::string error) {
+        if (job->finished) return;
+        auto link = wl.lock();
+        if (!link) return provider_done(job);
+        auto& items = job->per[index];
+        if (!error.empty() || !raw::is_object(result)) {
+            // Not cached: the next list asks again (the provider paces its own retries).
+            core::log::debug("mcp provider list failed", {{"server", link->server()}, {"method", job->method},
+                                                          {"error", error.empty() ? std::string("malformed") : error}});
+            return provider_done(job);
+        }
+        std::vector<std::string_view> raw_items;
+        auto arr = raw::member(result, Catalog::items_member(job->method));
+        if (arr && raw::items(*arr, raw_items)) {
+            for (auto item : raw_items) {
+                if (auto e = Catalog::expose(job->method, link->server(), item)) items.push_back(std::move(*e));
+                else
+                    core::log::warn("mcp item left out (malformed, or its namespaced name is invalid)",
+                                    {{"server", link->server()}, {"method", job->method}});
+            }
+        }
+        auto next = raw::member(result, "nextCursor");
+        auto cursor = next ? raw::decode_string(*next) : std::nullopt;
+        if (cursor && !cursor->empty() && page + 1 < kMaxProviderPages)
+            return fetch(job, index, link, *cursor, page + 1);
+        link->lists()[job->method] = Link::CachedList{items, std::chrono::steady_clock::now()};
+        provider_done(job);
+    });
+    job->inflight.emplace_back(link, call);
+}
+
+}  // namespace
+
+void Catalog::list(Session& s, const std::shared_ptr<Exchange>& ex, const std::string& method,
+                   const json::object& params) {
+    auto offset = parse_cursor(params);
+    if (!offset) return s.fail(ex, rpc::code::invalid_params, "Invalid params: unknown cursor");
+    auto job = std::make_shared<Job>();
+    job->session = s.weak_from_this();
+    job->ex = ex;
+    job->method = method;
+    job->offset = *offset;
+    job->page_size = s.env_.config.page_size;
+    job->ttl_ms = static_cast<long long>(s.env_.config.cache_ttl.count());
+    job->respond = [w = s.weak_from_this(), ex](const std::string& body) {
+        if (auto session = w.lock()) session->answer(ex, rpc::result(ex->id, body));
+    };
+    auto vis = s.visible();
+    job->per.resize(vis.list.size());
+    auto now = std::chrono::steady_clock::now();
+    std::vector<std::pair<std::size_t, std::shared_ptr<Link>>> to_fetch;
+    for (std::size_t i = 0; i < vis.list.size(); ++i) {
+        std::string error;
+        auto link = s.link_for(*vis.list[i], error);
+        if (!link) continue;  // logged; the others still answer
+        auto& cache = link->lists();
+        if (auto it = cache.find(method); it != cache.end() && now - it->second.at < s.env_.config.cache_ttl) {
+            job->per[i] = it->second.items;
+            continue;
+        }
+        to_fetch.emplace_back(i, link);
+    }
+    if (to_fetch.empty()) return finish(job);
+    job->pending = to_fetch.size();
+    job->timer = std::make_unique<boost::asio::steady_timer>(s.env_.net, s.env_.config.list_timeout);
+    job->timer->async_wait([w = std::weak_ptr<Job>(job)](boost::system::error_code ec) {
+        if (ec) return;
+        if (auto j = w.lock()) {
+            core::log::warn("mcp list timed out; answering without the slow servers", {{"method", j->method}});
+            finish(j);
+        }
+    });
+    for (auto& [i, link] : to_fetch) fetch(job, i, link, {}, 0);
+}
+
+}  // namespace coffer::mcp

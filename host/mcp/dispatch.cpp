@@ -1,0 +1,239 @@
+// Session: what each client request does (the method table), and routing to providers (G-3).
+#include "mcp/bridge.hpp"
+#include "mcp/catalog.hpp"
+#include "mcp/names.hpp"
+#include "mcp/raw_json.hpp"
+#include "mcp/session.hpp"
+
+#include "core/log.hpp"
+
+#include <boost/json.hpp>
+
+namespace coffer::mcp {
+
+namespace json = boost::json;
+
+namespace {
+
+json::object server_capabilities(Version v) {
+    json::object caps{{"tools", json::object{{"listChanged", true}}},
+                      {"resources", json::object{{"subscribe", true}, {"listChanged", true}}},
+                      {"prompts", json::object{{"listChanged", true}}},
+                      {"logging", json::object{}}};
+    if (has_completions(v)) caps["completions"] = json::object{};
+    return caps;
+}
+
+std::string_view str(const json::object& o, std::string_view key) {
+    auto* v = o.if_contains(key);
+    return v && v->is_string() ? std::string_view(v->as_string()) : std::string_view();
+}
+
+// What a provider sees: the client's params minus 2026-07-28 per-request protocol fields and the
+// multi round-trip fields the gateway consumes (providers speak 2025-11-25).
+void strip_modern(json::object& params) {
+    params.erase("inputResponses");
+    params.erase("requestState");
+    if (auto* meta = params.if_contains("_meta"); meta && meta->is_object()) {
+        auto& m = meta->as_object();
+        for (auto it = m.begin(); it != m.end();) {
+            std::string_view k = it->key();
+            if (k.rfind("io.modelcontextprotocol/", 0) == 0 || k.rfind("coffer/", 0) == 0) it = m.erase(it);
+            else ++it;
+        }
+        if (m.empty()) params.erase("_meta");
+    }
+}
+
+constexpr std::string_view kInstructions =
+    "Coffer aggregates the user's MCP servers. Tool and prompt names are <server>__<name>; resource URIs are "
+    "coffer://<server>/<original URI>.";
+
+}  // namespace
+
+void Session::answer(const std::shared_ptr<Exchange>& ex, const std::string& message, int http_status) {
+    if (ex->done) return;
+    ex->done = true;
+    untrack(ex);
+    if (ex->reply) ex->reply->answer(message, http_status);
+}
+
+void Session::fail(const std::shared_ptr<Exchange>& ex, int code, std::string_view message, const json::value& data,
+                   int http_status) {
+    answer(ex, rpc::error(ex->id, code, message, data), http_status);
+}
+
+void Session::on_request(const std::shared_ptr<Exchange>& ex, rpc::Message& m, const RequestContext& ctx) {
+    const std::string& method = m.method;
+    json::object params = m.params.is_object() ? std::move(m.params.as_object()) : json::object{};
+    bool modern = is_modern(ex->version);
+    (void)ctx;
+
+    if (method == "initialize") {
+        if (modern || initialized_)
+            return fail(ex, rpc::code::invalid_request, "Invalid Request: the session is already initialized");
+        return initialize(ex, params);
+    }
+    if (!initialized_ && method != "ping")
+        return fail(ex, rpc::code::server_error, "Bad Request: the session is not initialized; send initialize first");
+    if (modern && params.contains("requestState") && resume(ex, params)) return;
+
+    if (method == "tools/list" || method == "prompts/list" || method == "resources/list" ||
+        method == "resources/templates/list")
+        return Catalog::list(*this, ex, method, params);
+    if (method == "tools/call") return route_named(ex, method, std::move(params), "tool");
+    if (method == "prompts/get") return route_named(ex, method, std::move(params), "prompt");
+    if (method == "resources/read") return route_uri(ex, method, std::move(params));
+    if (method == "completion/complete") return route_completion(ex, std::move(params));
+    if (method == "server/discover") {
+        json::object r{{"supportedVersions", json::array()},
+                       {"capabilities", server_capabilities(kLatest)},
+                       {"instructions", kInstructions},
+                       {"_meta", json::object{{"io.modelcontextprotocol/serverInfo",
+                                               json::object{{"name", env_.config.server_name},
+                                                            {"version", env_.config.server_version}}}}}};
+        for (auto v : supported_versions()) r["supportedVersions"].as_array().emplace_back(v);
+        if (modern) r["resultType"] = "complete", r["ttlMs"] = 0, r["cacheScope"] = "public";
+        return answer(ex, rpc::result(ex->id, json::serialize(r)));
+    }
+    if (modern && method == "subscriptions/listen") return listen(ex, params);
+    if (!modern) {
+        if (method == "ping") return answer(ex, rpc::result(ex->id, "{}"));
+        if (method == "logging/setLevel") {
+            int rank = bridge::log_rank(str(params, "level"));
+            if (rank < 0) return fail(ex, rpc::code::invalid_params, "Invalid params: unknown logging level");
+            log_level_ = rank;
+            return answer(ex, rpc::result(ex->id, "{}"));
+        }
+        if (method == "resources/subscribe" || method == "resources/unsubscribe") {
+            auto uri = std::string(str(params, "uri"));
+            if (method == "resources/subscribe") subscribed_.insert(uri);
+            else subscribed_.erase(uri);
+            return route_uri(ex, method, std::move(params));
+        }
+    }
+    fail(ex, rpc::code::method_not_found, "Method not found: " + method, nullptr, modern ? 404 : 200);
+}
+
+void Session::initialize(const std::shared_ptr<Exchange>& ex, const json::object& params) {
+    auto requested = str(params, "protocolVersion");
+    if (requested.empty())
+        return fail(ex, rpc::code::invalid_params, "Invalid params: initialize needs params.protocolVersion");
+    version_ = negotiate(requested);
+    ex->version = version_;
+    if (auto* c = params.if_contains("capabilities"); c && c->is_object()) who_.capabilities = c->as_object();
+    if (auto* i = params.if_contains("clientInfo"); i && i->is_object()) who_.client_info = i->as_object();
+    if (auto* meta = params.if_contains("_meta"); meta && meta->is_object()) {
+        who_.agent = std::string(str(meta->as_object(), "coffer/agent"));
+        who_.cwd = std::string(str(meta->as_object(), "coffer/cwd"));
+    }
+    initialized_ = true;
+    json::object r{{"protocolVersion", to_string(version_)},
+                   {"capabilities", server_capabilities(version_)},
+                   {"serverInfo", json::object{{"name", env_.config.server_name}, {"version", env_.config.server_version}}},
+                   {"instructions", kInstructions}};
+    core::log::info("mcp session initialized",
+                    {{"session", id_}, {"version", to_string(version_)}, {"agent", who_.agent},
+                     {"client", json::value(who_.client_info.if_contains("name") ? who_.client_info.at("name")
+                                                                                  : json::value(""))}});
+    answer(ex, rpc::result(ex->id, json::serialize(r)));
+}
+
+void Session::route_named(const std::shared_ptr<Exchange>& ex, const std::string& method, json::object params,
+                          const char* what) {
+    auto name = std::string(str(params, "name"));
+    if (name.empty()) return fail(ex, rpc::code::invalid_params, "Invalid params: params.name is required");
+    auto split = names::split(name);
+    if (!split)
+        return fail(ex, rpc::code::invalid_params,
+                    std::string("Unknown ") + what + " '" + name + "': names have the form <server>__<" + what + ">");
+    auto vis = visible();
+    auto* p = vis.find(split->server);
+    if (!p)
+        return fail(ex, rpc::code::invalid_params,
+                    std::string("Unknown ") + what + " '" + name + "': no server named '" + std::string(split->server) +
+                        "' is available");
+    params["name"] = split->name;
+    route(ex, *p, method, std::move(params));
+}
+
+void Session::route_uri(const std::shared_ptr<Exchange>& ex, const std::string& method, json::object params) {
+    auto uri = std::string(str(params, "uri"));
+    int not_found = is_modern(ex->version) ? rpc::code::invalid_params : rpc::code::resource_not_found;
+    if (uri.empty()) return fail(ex, rpc::code::invalid_params, "Invalid params: params.uri is required");
+    auto split = names::unprefix_uri(uri);
+    auto vis = visible();
+    auto* p = split ? vis.find(split->server) : nullptr;
+    if (!p)
+        return fail(ex, not_found, "Resource not found: " + uri, json::object{{"uri", uri}});
+    params["uri"] = split->name;
+    route(ex, *p, method, std::move(params));
+}
+
+void Session::route_completion(const std::shared_ptr<Exchange>& ex, json::object params) {
+    auto* ref = params.if_contains("ref");
+    if (!ref || !ref->is_object()) return fail(ex, rpc::code::invalid_params, "Invalid params: params.ref is required");
+    auto& r = ref->as_object();
+    auto type = str(r, "type");
+    auto vis = visible();
+    const resource::Provider* p = nullptr;
+    if (type == "ref/prompt") {
+        auto split = names::split(str(r, "name"));
+        if (split && (p = vis.find(split->server))) r["name"] = split->name;
+    } else if (type == "ref/resource") {
+        auto split = names::unprefix_uri(str(r, "uri"));
+        if (split && (p = vis.find(split->server))) r["uri"] = split->name;
+    }
+    if (!p) return fail(ex, rpc::code::invalid_params, "Invalid params: params.ref names no known prompt or resource");
+    route(ex, *p, "completion/complete", std::move(params));
+}
+
+void Session::route(const std::shared_ptr<Exchange>& ex, const resource::Provider& p, const std::string& method,
+                    json::object params) {
+    strip_modern(params);
+    std::string error;
+    auto link = link_for(p, error);
+    if (!link)  // gone since the snapshot (a refused open surfaces through the call instead)
+        return fail(ex, rpc::code::internal_error, "Server '" + p.name + "' is unavailable: " + error,
+                    json::object{{"server", p.name}});
+    ex->link = link;
+    ex->call = link->request(method, json::serialize(params), ex,
+                             [w = weak_from_this(), wex = std::weak_ptr<Exchange>(ex)](std::string r, std::string e) {
+                                 auto self = w.lock();
+                                 auto x = wex.lock();
+                                 if (self && x) self->complete(x, r, e);
+                             });
+}
+
+void Session::complete(const std::shared_ptr<Exchange>& ex, const std::string& result, const std::string& error) {
+    ex->call = nullptr;
+    if (auto in = ex->input) {  // 2026-07-28: answered input_required already; a retry may be waiting
+        if (auto retry = in->waiting) {
+            in->waiting.reset();
+            parked_.erase(in->state);
+            retry->call = nullptr;
+            return complete(retry, result, error);
+        }
+        in->outcome = std::make_pair(result, error);  // the retry gets it (until the wait expires)
+        return;
+    }
+    if (ex->done || closed_) return;
+    auto server = ex->link.lock() ? ex->link.lock()->server() : std::string();
+    if (!error.empty()) {
+        boost::system::error_code ec;
+        auto v = json::parse(error, ec);
+        auto* o = v.if_object();
+        bool ok = !ec && o && o->contains("code") && o->at("code").is_int64() && o->contains("message") &&
+                  o->at("message").is_string();
+        if (!ok)
+            return fail(ex, rpc::code::internal_error, "Server '" + server + "' answered with a malformed error",
+                        json::object{{"server", server}});
+        return answer(ex, rpc::error_raw(ex->id, bridge::error(ex->version, ex->method, error)));
+    }
+    if (!raw::is_object(result))
+        return fail(ex, rpc::code::internal_error, "Server '" + server + "' answered with a malformed result",
+                    json::object{{"server", server}});
+    answer(ex, rpc::result(ex->id, bridge::result(ex->version, ex->method, result)));
+}
+
+}  // namespace coffer::mcp

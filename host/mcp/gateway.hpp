@@ -1,0 +1,88 @@
+// The MCP gateway (SPEC §4): the downstream MCP surface — Streamable HTTP at /mcp, legacy
+// HTTP+SSE at /sse + /messages — over the capability providers the resource framework
+// publishes. Owns the sessions. Lives on the network thread; the methods marked "any thread"
+// are how the service thread (lifecycle, REST) reaches it.
+#pragma once
+
+#include "http/message.hpp"
+#include "mcp/config.hpp"
+#include "mcp/session.hpp"
+#include "resource/providers.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace coffer::mcp {
+
+class Gateway {
+public:
+    Gateway(boost::asio::io_context& net, resource::Providers& providers, Config config);
+    ~Gateway();
+    Gateway(const Gateway&) = delete;
+    Gateway& operator=(const Gateway&) = delete;
+
+    // The HTTP paths it serves; requests reach `handle` after the Host/Origin guard and the token.
+    static const std::vector<std::string>& paths();
+    void handle(http::Request&& req, http::Respond respond);
+    // A JSON-RPC-shaped HTTP error (guard and token refusals, oversized bodies on these paths).
+    static http::Response http_error(int http_status, int code, const std::string& message);
+
+    void start();     // network thread: keep-alive timer
+    void shutdown();  // network thread: ends every session (providers close their upstreams)
+
+    // Any thread.
+    void refresh();            // drop every cached list, tell clients their lists changed
+    void providers_changed();  // a provider appeared or went away: tell clients
+    // Closes every session's link to this instance and waits until that is done (never call it
+    // from a thread the network thread waits on).
+    void close_instance(const std::string& uid);
+    std::size_t session_count() const { return count_; }
+
+private:
+    // front_mcp.cpp — Streamable HTTP
+    void post_mcp(http::Request& req, http::Respond respond);
+    void post_modern(http::Request& req, rpc::Message& m, http::Respond respond, bool can_stream);
+    void get_mcp(http::Request& req, http::Respond respond);
+    void delete_mcp(http::Request& req, http::Respond respond);
+    void dispatch(const std::shared_ptr<Session>& s, rpc::Message& m, http::Request& req, http::Respond respond,
+                  bool can_stream);
+    // front_sse.cpp — HTTP+SSE (2024-11-05)
+    void get_sse(http::Request& req, http::Respond respond);
+    void post_messages(http::Request& req, http::Respond respond);
+
+    std::shared_ptr<Session> create(Transport t, Version v, Identity who);
+    std::shared_ptr<Session> find(const std::string& id, Transport t) const;
+    bool full() const { return sessions_.size() >= config_.max_sessions; }
+    void tick();
+    void forget(const std::string& id);
+    void drain_gates();
+
+    boost::asio::io_context& net_;
+    Config config_;
+    Env env_;
+    std::unordered_map<std::string, std::shared_ptr<Session>> sessions_;
+    std::map<std::string, std::string> stateless_;  // identity → session id
+    std::atomic<std::size_t> count_{0};
+    std::atomic<bool> stopped_{false};
+    mutable std::mutex uses_mu_;
+    std::map<std::string, int> uses_;  // instance uid → open links (read by close_instance)
+    std::atomic<bool> closed_all_{false};  // shutdown has closed every session
+    std::map<plugin::Plugin*, std::shared_ptr<PluginGate>> gates_;
+    boost::asio::steady_timer tick_;
+};
+
+// Transport helpers shared by the fronts.
+bool accepts(const http::Request& req, std::string_view type);
+bool json_body(const http::Request& req);
+http::Response rpc_http(int http_status, const boost::json::value& id, int code, const std::string& message,
+                        const boost::json::value& data = nullptr);
+
+}  // namespace coffer::mcp

@@ -1,0 +1,241 @@
+#include "mcp/link.hpp"
+
+#include "core/log.hpp"
+#include "mcp/jsonrpc.hpp"
+#include "plugin/call.hpp"
+
+#include <boost/asio/post.hpp>
+#include <boost/json.hpp>
+
+#include <deque>
+#include <mutex>
+
+namespace coffer::mcp {
+
+namespace json = boost::json;
+
+namespace {
+
+int rpc_code_for(coffer_status st) {
+    switch (st) {
+        case COFFER_E_INVALID:
+        case COFFER_E_NOT_FOUND: return rpc::code::invalid_params;
+        case COFFER_E_UNSUPPORTED: return rpc::code::method_not_found;
+        default: return rpc::code::internal_error;
+    }
+}
+
+std::string error_object(int code, const std::string& message, const std::string& server) {
+    return json::serialize(json::object{{"code", code}, {"message", message}, {"data", json::object{{"server", server}}}});
+}
+
+// Runs a provider function (the plugin's lock is held by the gate): false when the plugin is not
+// loaded or the function threw through the C boundary (contained and recorded on the plugin).
+template <typename F> bool guarded(plugin::Plugin& p, const char* hook, F&& fn) {
+    if (p.status != plugin::Status::loaded) return false;
+    try {
+        fn();
+        return true;
+    } catch (const std::exception& e) {
+        core::log::error("plugin hook threw", {{"plugin", p.name}, {"hook", hook}, {"what", e.what()}});
+        p.error = std::string("threw from ") + hook + ": " + e.what();
+    } catch (...) {
+        core::log::error("plugin hook threw", {{"plugin", p.name}, {"hook", hook}});
+        p.error = std::string("threw from ") + hook;
+    }
+    return false;
+}
+
+// Closed handles are freed a while after their link ends, so a plugin thread racing `close`
+// (a contract breach, but a plausible one) touches live memory and gets COFFER_E_NOT_FOUND.
+struct Graveyard {
+    std::mutex mu;
+    std::deque<std::pair<std::chrono::steady_clock::time_point, std::shared_ptr<coffer_session>>> dead;
+    void bury(std::shared_ptr<coffer_session> h) {
+        auto now = std::chrono::steady_clock::now();
+        std::lock_guard<std::mutex> g(mu);
+        while (!dead.empty() && now - dead.front().first > std::chrono::seconds(60)) dead.pop_front();
+        dead.emplace_back(now, std::move(h));
+    }
+};
+Graveyard& graveyard() {
+    static auto* g = new Graveyard();  // never destroyed: plugin threads may outlive static destruction
+    return *g;
+}
+
+}  // namespace
+
+// The coffer_session a provider holds for this link.
+class Link::Handle final : public coffer_session {
+public:
+    Handle(boost::asio::any_io_executor net, std::weak_ptr<Link> link) : net_(std::move(net)), link_(std::move(link)) {}
+
+    coffer_status notify(coffer_call* related, std::string_view json_text) noexcept override {
+        if (closed) return COFFER_E_NOT_FOUND;
+        try {
+            boost::asio::post(net_, [l = link_, r = reinterpret_cast<std::uintptr_t>(related), t = std::string(json_text)]() mutable {
+                if (auto link = l.lock()) link->on_notify(r, std::move(t));
+            });
+            return COFFER_OK;
+        } catch (...) {
+            return COFFER_E_INTERNAL;
+        }
+    }
+    coffer_status request(coffer_call* related, std::uint64_t token, std::string_view json_text) noexcept override {
+        if (closed) return COFFER_E_NOT_FOUND;
+        try {
+            boost::asio::post(net_, [l = link_, r = reinterpret_cast<std::uintptr_t>(related), token,
+                                     t = std::string(json_text)]() mutable {
+                if (auto link = l.lock()) link->on_request(r, token, std::move(t));
+            });
+            return COFFER_OK;
+        } catch (...) {
+            return COFFER_E_INTERNAL;
+        }
+    }
+
+    std::atomic<bool> closed{false};
+
+private:
+    boost::asio::any_io_executor net_;
+    std::weak_ptr<Link> link_;
+};
+
+Link::Link(const resource::Provider& p, boost::asio::any_io_executor net, std::weak_ptr<LinkEvents> events,
+           std::shared_ptr<PluginGate> gate)
+    : uid_(p.uid), server_(p.name), fns_(p.fns), net_(std::move(net)), events_(std::move(events)), gate_(std::move(gate)) {}
+
+Link::~Link() { close("link released"); }
+
+std::shared_ptr<Link> Link::open(const resource::Provider& p, const std::string& session_json,
+                                 boost::asio::any_io_executor net, std::weak_ptr<LinkEvents> events,
+                                 std::shared_ptr<PluginGate> gate) {
+    std::shared_ptr<Link> link(new Link(p, std::move(net), std::move(events), std::move(gate)));
+    link->handle_ = std::make_shared<Handle>(link->net_, link);
+    auto* instance = p.instance;
+    link->gate_->run([w = std::weak_ptr<Link>(link), instance, session_json] {
+        auto l = w.lock();
+        if (!l || l->state_ != State::opening) return;  // closed before it could open: nothing to do
+        coffer_reply reply;
+        coffer_status st = COFFER_E_INTERNAL;
+        auto& plugin = l->gate_->plugin();
+        bool ran = guarded(plugin, "mcp open", [&] {
+            st = l->fns_.open(instance, l->handle_.get(), plugin::cstr(session_json), &l->provider_state_, &reply);
+        });
+        if (ran && st == COFFER_OK && !reply.has_error) {
+            l->state_ = State::open;
+            return;
+        }
+        l->state_ = State::failed;
+        l->open_error_ = !reply.message.empty() ? reply.message
+                         : ran                  ? "the provider refused to open a session"
+                                                : "plugin '" + plugin.name + "' is not available";
+        core::log::warn("mcp provider refused a session", {{"server", l->server_}, {"error", l->open_error_}});
+    });
+    return link;
+}
+
+std::string Link::unavailable() const {
+    if (state_ == State::failed)
+        return error_object(rpc::code::internal_error, "Server '" + server_ + "' is unavailable: " + open_error_, server_);
+    return error_object(rpc::code::internal_error, "the session with server '" + server_ + "' is closed", server_);
+}
+
+Call* Link::request(std::string_view method, const std::string& params_json, std::weak_ptr<Exchange> exchange,
+                    Call::Done done) {
+    auto* call = new Call(net_, weak_from_this(), std::move(exchange), std::move(done));
+    outstanding_.emplace(call, call);
+    if (state_ == State::failed || state_ == State::closed) {
+        call->abandon(unavailable());
+        return call;
+    }
+    gate_->run([w = weak_from_this(), call, method = std::string(method), params_json] {
+        auto l = w.lock();
+        if (!l) return;  // closed and gone: close() completed the call
+        if (l->state_ != State::open) {
+            call->abandon(l->unavailable());
+            return;
+        }
+        coffer_reply reply;
+        coffer_status st = COFFER_E_UNAVAILABLE;
+        auto& plugin = l->gate_->plugin();
+        bool ran = guarded(plugin, "mcp request", [&] {
+            st = l->fns_.request(l->provider_state_, call, plugin::cstr(method), plugin::cstr(params_json), &reply);
+        });
+        if (ran && st == COFFER_OK) return;
+        std::string message = !reply.message.empty() ? reply.message
+                              : ran                 ? "server '" + l->server_ + "' refused the request"
+                                                    : "server '" + l->server_ + "' failed (plugin error)";
+        call->abandon(error_object(rpc_code_for(ran ? st : COFFER_E_INTERNAL), message, l->server_));
+    });
+    return call;
+}
+
+void Link::cancel(Call* call) {
+    if (state_ == State::closed || state_ == State::failed || !fns_.cancel || !outstanding_.count(call)) return;
+    gate_->run([w = weak_from_this(), call] {
+        auto l = w.lock();
+        if (!l || l->state_ != State::open || !l->outstanding_.count(call)) return;
+        guarded(l->gate_->plugin(), "mcp cancel", [&] { l->fns_.cancel(l->provider_state_, call); });
+    });
+}
+
+void Link::respond(std::uint64_t token, std::string_view result_json, std::string_view error_json) {
+    if (state_ == State::closed || state_ == State::failed || !fns_.respond) return;
+    gate_->run([w = weak_from_this(), token, r = std::string(result_json), e = std::string(error_json)] {
+        auto l = w.lock();
+        if (!l || l->state_ != State::open) return;
+        guarded(l->gate_->plugin(), "mcp respond",
+                [&] { l->fns_.respond(l->provider_state_, token, plugin::cstr(r), plugin::cstr(e)); });
+    });
+}
+
+void Link::close(std::string_view reason) {
+    if (state_ == State::closed) return;
+    bool was_open = state_ == State::open;
+    state_ = State::closed;
+    if (handle_) handle_->closed = true;
+    // The provider's close may run later (plugin busy): it must not need this object. The handle
+    // outlives it, then stays buried a while.
+    std::shared_ptr<coffer_session> handle = std::move(handle_);
+    if (was_open) {
+        gate_->run([close = fns_.close, state = provider_state_, gate = std::weak_ptr<PluginGate>(gate_), handle] {
+            if (auto g = gate.lock()) guarded(g->plugin(), "mcp close", [&] { close(state); });
+            graveyard().bury(handle);
+        });
+    } else if (handle) {
+        graveyard().bury(handle);
+    }
+    auto pending = std::move(outstanding_);
+    outstanding_.clear();
+    auto err = error_object(rpc::code::internal_error,
+                            "the session with server '" + server_ + "' ended: " + std::string(reason), server_);
+    for (auto& [h, call] : pending) call->abandon(err);
+}
+
+Call* Link::find(std::uintptr_t related) const {
+    if (!related) return nullptr;
+    auto it = outstanding_.find(reinterpret_cast<const coffer_call*>(related));
+    return it == outstanding_.end() ? nullptr : it->second;
+}
+
+void Link::on_notify(std::uintptr_t related, std::string json_text) {
+    if (state_ == State::closed) return;
+    try {
+        if (auto events = events_.lock()) events->link_notification(*this, find(related), std::move(json_text));
+    } catch (const std::exception& e) {
+        core::log::error("mcp notification relay failed", {{"server", server_}, {"what", e.what()}});
+    }
+}
+
+void Link::on_request(std::uintptr_t related, std::uint64_t token, std::string json_text) {
+    if (state_ == State::closed) return;
+    try {
+        if (auto events = events_.lock()) events->link_request(*this, find(related), token, std::move(json_text));
+    } catch (const std::exception& e) {
+        core::log::error("mcp server request relay failed", {{"server", server_}, {"what", e.what()}});
+        respond(token, {}, error_object(rpc::code::internal_error, "the gateway could not relay the request", server_));
+    }
+}
+
+}  // namespace coffer::mcp

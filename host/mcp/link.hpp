@@ -1,0 +1,96 @@
+// A link: one downstream session using one provider instance (ABI 1.2 open/request/cancel/respond/
+// close). Lives on the network thread; every call into the plugin goes through the plugin's gate
+// (its lock, in order, never waited for) and contains exceptions. Provider callbacks (notify,
+// request) arrive on any thread and are posted back here through the link's coffer_session handle.
+#pragma once
+
+#include "mcp/call.hpp"
+#include "mcp/gate.hpp"
+#include "resource/providers.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace coffer::mcp {
+
+class Link;
+
+// The session side of a link's provider callbacks (network thread).
+class LinkEvents {
+public:
+    virtual ~LinkEvents() = default;
+    // A notification from the provider; `related` is the call it belongs to, or null.
+    virtual void link_notification(Link& link, Call* related, std::string json) = 0;
+    // A server-initiated request; the client's answer goes back through Link::respond(token).
+    virtual void link_request(Link& link, Call* related, std::uint64_t token, std::string json) = 0;
+};
+
+class Link : public std::enable_shared_from_this<Link> {
+public:
+    // Opens the provider session (at once, or as soon as the plugin is free). Calls made before
+    // that wait for it; if the provider refuses, they complete with its reason.
+    static std::shared_ptr<Link> open(const resource::Provider& provider, const std::string& session_json,
+                                      boost::asio::any_io_executor net, std::weak_ptr<LinkEvents> events,
+                                      std::shared_ptr<PluginGate> gate);
+    ~Link();
+    Link(const Link&) = delete;
+    Link& operator=(const Link&) = delete;
+
+    const std::string& uid() const { return uid_; }
+    const std::string& server() const { return server_; }
+    bool closed() const { return state_ == State::closed; }
+    bool failed() const { return state_ == State::failed; }
+    const std::string& open_error() const { return open_error_; }
+
+    // Starts a request. Never fails synchronously: a refusal completes the call with an error.
+    Call* request(std::string_view method, const std::string& params_json, std::weak_ptr<Exchange> exchange,
+                  Call::Done done);
+    void cancel(Call* call);
+    void respond(std::uint64_t token, std::string_view result_json, std::string_view error_json);
+    // Provider close; every outstanding call completes with an error. Idempotent.
+    void close(std::string_view reason);
+
+    // Network thread.
+    void forget(Call* call) { outstanding_.erase(static_cast<const coffer_call*>(call)); }
+    std::size_t outstanding() const { return outstanding_.size(); }
+
+    // The catalog's per-session, per-provider list cache (G-8): items are {sort key, raw JSON}.
+    struct CachedList {
+        std::vector<std::pair<std::string, std::string>> items;
+        std::chrono::steady_clock::time_point at;
+    };
+    std::map<std::string, CachedList>& lists() { return lists_; }
+
+private:
+    class Handle;
+    enum class State { opening, open, failed, closed };
+    Link(const resource::Provider& p, boost::asio::any_io_executor net, std::weak_ptr<LinkEvents> events,
+         std::shared_ptr<PluginGate> gate);
+    void on_notify(std::uintptr_t related, std::string json);
+    void on_request(std::uintptr_t related, std::uint64_t token, std::string json);
+    Call* find(std::uintptr_t related) const;
+    std::string unavailable() const;  // the error for a call that cannot be made
+
+    std::string uid_, server_;
+    coffer_mcp_provider fns_;
+    boost::asio::any_io_executor net_;
+    std::weak_ptr<LinkEvents> events_;
+    std::shared_ptr<PluginGate> gate_;
+    std::shared_ptr<Handle> handle_;
+    void* provider_state_ = nullptr;
+    State state_ = State::opening;
+    std::string open_error_;
+    std::unordered_map<const coffer_call*, Call*> outstanding_;  // keyed by the handle the plugin holds
+    std::map<std::string, CachedList> lists_;
+};
+
+}  // namespace coffer::mcp

@@ -1,0 +1,36 @@
+#include "mcp/versions.hpp"
+
+namespace coffer::mcp {
+
+namespace {
+constexpr std::pair<Version, std::string_view> kNames[] = {
+    {Version::v2026_07_28, "2026-07-28"}, {Version::v2025_11_25, "2025-11-25"}, {Version::v2025_06_18, "2025-06-18"},
+    {Version::v2025_03_26, "2025-03-26"}, {Version::v2024_11_05, "2024-11-05"},
+};
+}  // namespace
+
+std::optional<Version> parse_version(std::string_view text) noexcept {
+    for (auto& [v, s] : kNames)
+        if (s == text) return v;
+    return std::nullopt;
+}
+
+std::string_view to_string(Version v) noexcept {
+    for (auto& [x, s] : kNames)
+        if (x == v) return s;
+    return "2025-11-25";
+}
+
+std::vector<std::string_view> supported_versions() {
+    std::vector<std::string_view> out;
+    for (auto& [v, s] : kNames) out.push_back(s);
+    return out;
+}
+
+Version negotiate(std::string_view requested) noexcept {
+    auto v = parse_version(requested);
+    if (v && !is_modern(*v)) return *v;
+    return kLatestLegacy;
+}
+
+}  // namespace coffer::mcp

@@ -1,0 +1,466 @@
+#include "connection.hpp"
+
+#include "json_span.hpp"
+
+#include <boost/json.hpp>
+
+#include <atomic>
+
+namespace coffer::mcp_server {
+
+namespace json = boost::json;
+
+std::shared_ptr<Transport> make_transport(Runtime& rt, std::shared_ptr<const ServerConfig> cfg, TransportEvents& ev);
+
+namespace {
+
+std::atomic<std::uint64_t> g_next_token{1};
+
+std::string quote(std::string_view s) { return json::serialize(json::string(s)); }
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// Only the client capabilities a relay can honour go upstream.
+std::string relayable_capabilities(const std::string& client_caps) {
+    boost::system::error_code ec;
+    auto v = json::parse(client_caps, ec);
+    json::object out;
+    if (!ec && v.is_object())
+        for (auto key : {"roots", "sampling", "elicitation"})
+            if (auto* c = v.as_object().if_contains(key)) out[key] = *c;
+    return json::serialize(out);
+}
+
+}  // namespace
+
+bool supported_protocol_version(std::string_view v) {
+    for (auto s : kProtocolVersions)
+        if (s == v) return true;
+    return false;
+}
+
+Connection::Connection(std::shared_ptr<Upstream> up, std::shared_ptr<ConnectionSink> sink, std::string client_caps)
+    : up_(std::move(up)), sink_(std::move(sink)), client_caps_(relayable_capabilities(client_caps)) {}
+
+Connection::~Connection() {
+    if (transport_) transport_->close();
+    if (counted_) up_->health().connection_closed();
+}
+
+std::string Connection::who() const { return "upstream '" + up_->name() + "'"; }
+
+// ---- requests from the gateway ----
+
+void Connection::submit(CallRequest r) {
+    if (state_ == State::closed) {
+        r.done({}, Failure{err::kUnavailable, who() + " connection is closed", std::string(reason::closed), {}}.text());
+        return;
+    }
+    if (state_ == State::idle) {
+        cfg_ = up_->config();
+        up_->add(shared_from_this());
+    }
+    std::int64_t id = next_id_++;
+    Pending p;
+    p.method = std::move(r.method);
+    p.done = std::move(r.done);
+    p.handle = r.handle;
+    p.params = r.params.empty() ? std::string("{}") : std::move(r.params);
+    // Our own progress token per call, so the upstream's progress maps back to this call and the
+    // client's own token (any JSON value) is restored on the way back.
+    if (auto meta = member_span(p.params, "_meta"))
+        if (auto tok = member_span(*meta, "progressToken")) {
+            p.orig_token = std::string(*tok);
+            p.params = splice(p.params, *tok, std::to_string(id));
+        }
+    p.timer = std::make_shared<boost::asio::steady_timer>(up_->runtime().io());
+    p.timer->expires_after(cfg_->timeout);
+    std::weak_ptr<Connection> weak = weak_from_this();
+    p.timer->async_wait([weak, id](boost::system::error_code ec) {
+        if (ec) return;
+        if (auto self = weak.lock()) self->timed_out(id);
+    });
+    pending_.emplace(id, std::move(p));
+    if (state_ == State::ready) {
+        send_request(id);
+        return;
+    }
+    queued_.push_back(id);
+    if (state_ == State::idle) start();
+}
+
+void Connection::send_request(std::int64_t id) {
+    auto it = pending_.find(id);
+    if (it == pending_.end() || !transport_) return;
+    auto& p = it->second;
+    p.sent = true;
+    std::string msg;
+    msg.reserve(p.params.size() + p.method.size() + 48);
+    msg.append(R"({"jsonrpc":"2.0","id":)").append(std::to_string(id)).append(R"(,"method":)").append(quote(p.method));
+    msg.append(R"(,"params":)").append(p.params).append("}");
+    transport_->send(std::move(msg), id);
+}
+
+void Connection::cancel(coffer_call* handle) {
+    if (!handle) return;
+    for (auto& [id, p] : pending_) {
+        if (p.handle != handle) continue;
+        std::int64_t cid = id;
+        if (p.sent) send_cancelled(cid, "cancelled by the client");
+        std::erase(queued_, cid);
+        finish(cid, {}, Failure{err::kCancelled, "cancelled by the client", std::string(reason::cancelled), {}}.text());
+        return;
+    }
+}
+
+void Connection::respond(std::uint64_t token, std::string_view result, std::string_view error) {
+    auto it = server_requests_.find(token);
+    if (it == server_requests_.end()) return;
+    std::string id = std::move(it->second);
+    server_requests_.erase(it);
+    if (state_ != State::closed) answer_upstream(id, result, error);
+}
+
+void Connection::close(const Failure& why) {
+    if (state_ == State::closed) return;
+    if (state_ == State::starting && admitted_) up_->health().abandoned();
+    fail_all(why);
+    set_closed();
+}
+
+// ---- lifecycle ----
+
+void Connection::start() {
+    state_ = State::starting;
+    auto cred = cfg_->first_credential_reference();
+    if (!cred.empty()) {
+        auto msg = "credential references are not supported yet (" + cred + " of mcp_server '" + up_->name() + "')";
+        up_->health().refused(msg, false);
+        fail_start(Failure{err::kUnavailable, msg, std::string(reason::credentials), {}}, false, false);
+        return;
+    }
+    auto now = Health::Clock::now();
+    if (auto no = up_->health().admit(now)) {
+        json::object extra{{"retry_in_ms", up_->health().retry_in(now).count()}};
+        fail_start(Failure{err::kUnavailable, who() + ": " + *no, std::string(reason::unhealthy), extra}, false, false);
+        return;
+    }
+    admitted_ = true;
+    transport_ = make_transport(up_->runtime(), cfg_, *this);
+    transport_->open();
+    if (state_ != State::starting) return;
+    init_timer_ = std::make_shared<boost::asio::steady_timer>(up_->runtime().io());
+    init_timer_->expires_after(cfg_->timeout);
+    std::weak_ptr<Connection> weak = weak_from_this();
+    init_timer_->async_wait([weak](boost::system::error_code ec) {
+        if (ec) return;
+        auto self = weak.lock();
+        if (!self || self->state_ != State::starting) return;
+        self->fail_start(Failure{err::kTimeout,
+                                 self->who() + " did not finish initialize within " +
+                                     std::to_string(self->cfg_->timeout.count()) + " ms",
+                                 std::string(reason::timeout), {}},
+                         false, true);
+    });
+    send_initialize();
+}
+
+void Connection::send_initialize() {
+    init_id_ = next_id_++;
+    std::string msg = R"({"jsonrpc":"2.0","id":)" + std::to_string(init_id_) +
+                      R"(,"method":"initialize","params":{"protocolVersion":")" +
+                      std::string(kProtocolVersions[version_index_]) + R"(","capabilities":)" + client_caps_ +
+                      R"(,"clientInfo":{"name":"coffer","title":"Coffer MCP gateway","version":"0.1.0"}}})";
+    transport_->send(std::move(msg), init_id_);
+}
+
+void Connection::on_initialize(std::string_view, bool is_error, std::string_view payload) {
+    if (is_error) {
+        std::string message;
+        std::int64_t code = 0;
+        boost::system::error_code ec;
+        auto v = json::parse(payload, ec);
+        if (!ec && v.is_object()) {
+            if (auto* m = v.as_object().if_contains("message"); m && m->is_string()) message = m->as_string();
+            if (auto* c = v.as_object().if_contains("code"); c && c->is_int64()) code = c->as_int64();
+        }
+        bool about_version = code == -32602 || lower(message).find("version") != std::string::npos;
+        if (about_version && version_index_ + 1 < std::size(kProtocolVersions)) {
+            ++version_index_;
+            send_initialize();
+            return;
+        }
+        fail_start(Failure{err::kUnavailable, who() + " refused initialize: " + (message.empty() ? std::string(payload) : message),
+                           std::string(reason::start_failed), {}},
+                   false, true);
+        return;
+    }
+    std::string version;
+    if (auto pv = member_span(payload, "protocolVersion")) {
+        boost::system::error_code ec;
+        auto v = json::parse(*pv, ec);
+        if (!ec && v.is_string()) version = v.as_string();
+    }
+    if (!supported_protocol_version(version)) {
+        fail_start(Failure{err::kUnavailable,
+                           who() + " answered initialize with protocol version \"" + version +
+                               "\", which Coffer does not speak (it speaks 2024-11-05 to 2025-11-25)",
+                           std::string(reason::protocol), {}},
+                   false, true);
+        return;
+    }
+    protocol_version_ = version;
+    if (auto si = member_span(payload, "serverInfo")) server_info_ = std::string(*si);
+    if (auto caps = member_span(payload, "capabilities")) capabilities_ = std::string(*caps);
+    if (init_timer_) init_timer_->cancel();
+    transport_->initialized(protocol_version_);
+    transport_->send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", std::nullopt);
+    if (state_ != State::starting) return;
+    state_ = State::ready;
+    up_->health().connected(protocol_version_, server_info_);
+    up_->health().connection_opened();
+    counted_ = true;
+    auto q = std::move(queued_);
+    queued_.clear();
+    for (auto id : q) send_request(id);
+}
+
+void Connection::fail_start(const Failure& f, bool runner_missing, bool count_failure) {
+    if (state_ == State::closed) return;
+    if (admitted_ && count_failure) up_->health().start_failed(f.message, runner_missing, Health::Clock::now());
+    else if (admitted_) up_->health().refused(f.message, runner_missing);
+    admitted_ = false;
+    fail_all(f);
+    set_closed();
+}
+
+void Connection::set_closed() {
+    state_ = State::closed;
+    if (init_timer_) init_timer_->cancel();
+    if (transport_) transport_->close();
+    if (counted_) {
+        counted_ = false;
+        up_->health().connection_closed();
+    }
+    server_requests_.clear();
+    up_->remove(this);
+}
+
+// ---- completion ----
+
+void Connection::finish(std::int64_t id, std::string_view result, std::string_view error) {
+    auto it = pending_.find(id);
+    if (it == pending_.end()) return;
+    auto p = std::move(it->second);
+    pending_.erase(it);
+    if (p.timer) p.timer->cancel();
+    if (p.done) p.done(result, error);
+}
+
+void Connection::fail_all(const Failure& f) {
+    auto pending = std::move(pending_);
+    pending_.clear();
+    queued_.clear();
+    for (auto& [id, p] : pending) {
+        if (p.timer) p.timer->cancel();
+        if (p.done) p.done({}, f.text());
+    }
+}
+
+void Connection::timed_out(std::int64_t id) {
+    auto it = pending_.find(id);
+    if (it == pending_.end()) return;
+    bool sent = it->second.sent;
+    std::string method = it->second.method;
+    if (sent) send_cancelled(id, "timed out in Coffer");
+    std::erase(queued_, id);
+    std::string msg = state_ == State::starting || !sent
+                          ? who() + " did not finish starting within " + std::to_string(cfg_->timeout.count()) + " ms"
+                          : who() + " did not answer " + method + " within " + std::to_string(cfg_->timeout.count()) + " ms";
+    finish(id, {}, Failure{err::kTimeout, msg, std::string(reason::timeout), {{"timeout_ms", cfg_->timeout.count()}}}.text());
+}
+
+void Connection::send_cancelled(std::int64_t id, std::string_view why) {
+    if (!transport_ || state_ == State::closed) return;
+    transport_->send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":)" +
+                         std::to_string(id) + R"(,"reason":)" + quote(why) + "}}",
+                     std::nullopt);
+}
+
+// ---- from the upstream ----
+
+void Connection::on_message(std::string_view text, std::optional<std::int64_t> context) {
+    if (state_ == State::closed) return;
+    auto keep = shared_from_this();
+    // Validate without a DOM (results may be megabytes); then only spans are looked at.
+    if (!valid_json(text)) {
+        up_->runtime().host().warn("mcp_server '" + up_->name() + "': ignored a message that is not JSON (" +
+                                   std::to_string(text.size()) + " bytes)");
+        return;
+    }
+    auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && text[first] == '[') {
+        if (auto items = array_elements(text))
+            for (auto item : *items) {
+                if (state_ == State::closed) return;
+                handle(item, context);
+            }
+        return;
+    }
+    handle(text, context);
+}
+
+void Connection::handle(std::string_view text, std::optional<std::int64_t> context) {
+    auto method_span = member_span(text, "method");
+    auto id_span = member_span(text, "id");
+    if (method_span) {
+        boost::system::error_code ec;
+        auto m = json::parse(*method_span, ec);
+        if (ec || !m.is_string()) return;
+        std::string method(m.as_string());
+        auto params = member_span(text, "params").value_or(std::string_view("{}"));
+        if (id_span && *id_span != "null") handle_server_request(*id_span, method, params, context);
+        else handle_notification(method, params, context);
+        return;
+    }
+    if (!id_span) return;
+    boost::system::error_code ec;
+    auto idv = json::parse(*id_span, ec);
+    if (ec || !idv.is_int64()) {
+        // A response we cannot correlate (the upstream echoed a different id): an error without id
+        // belongs to the one request in flight, if there is exactly one.
+        return;
+    }
+    std::int64_t id = idv.as_int64();
+    auto result = member_span(text, "result");
+    auto error = member_span(text, "error");
+    if (state_ == State::starting && id == init_id_) {
+        if (error) on_initialize(text, true, *error);
+        else if (result) on_initialize(text, false, *result);
+        return;
+    }
+    if (error) finish(id, {}, *error);
+    else if (result) finish(id, *result, {});
+}
+
+void Connection::handle_notification(std::string_view method, std::string_view params,
+                                     std::optional<std::int64_t> context) {
+    if (method == "notifications/progress") {
+        auto tok = member_span(params, "progressToken");
+        if (!tok) return;
+        boost::system::error_code ec;
+        auto t = json::parse(*tok, ec);
+        if (ec || !t.is_int64()) return;
+        auto it = pending_.find(t.as_int64());
+        if (it == pending_.end() || it->second.orig_token.empty() || !sink_) return;
+        std::string fixed = splice(params, *tok, it->second.orig_token);
+        sink_->notify(R"({"method":"notifications/progress","params":)" + fixed + "}", it->second.handle);
+        return;
+    }
+    if (method == "notifications/cancelled") {
+        // The upstream gave up a request it made to the client: the token names it to the host.
+        auto rid = member_span(params, "requestId");
+        if (!rid) return;
+        for (auto it = server_requests_.begin(); it != server_requests_.end(); ++it) {
+            if (it->second != *rid) continue;
+            auto token = it->first;
+            server_requests_.erase(it);
+            if (sink_) {
+                std::string extra;
+                if (auto r = member_span(params, "reason")) extra = R"(,"reason":)" + std::string(*r);
+                sink_->notify(R"({"method":"notifications/cancelled","params":{"requestId":)" + std::to_string(token) +
+                                  extra + "}}",
+                              nullptr);
+            }
+            return;
+        }
+        return;
+    }
+    if (!sink_) return;
+    bool unrelated = method.size() > 13 && method.substr(method.size() - 13) == "/list_changed";
+    sink_->notify(R"({"method":)" + quote(method) + R"(,"params":)" + std::string(params) + "}",
+                  unrelated ? nullptr : related(context));
+}
+
+void Connection::handle_server_request(std::string_view id, std::string_view method, std::string_view params,
+                                       std::optional<std::int64_t> context) {
+    if (method == "ping") {
+        answer_upstream(id, "{}", {});
+        return;
+    }
+    std::uint64_t token = g_next_token.fetch_add(1);
+    server_requests_[token] = std::string(id);
+    bool taken = sink_ && sink_->request(token, R"({"method":)" + quote(method) + R"(,"params":)" + std::string(params) + "}",
+                                         related(context));
+    if (!taken && server_requests_.erase(token))
+        answer_upstream(id, {},
+                        json::serialize(json::object{
+                            {"code", -32601},
+                            {"message", "the client cannot answer " + std::string(method) + " through Coffer"}}));
+}
+
+void Connection::answer_upstream(std::string_view id, std::string_view result, std::string_view error) {
+    if (!transport_ || state_ == State::closed) return;
+    std::string msg = R"({"jsonrpc":"2.0","id":)" + std::string(id);
+    if (!error.empty()) msg += R"(,"error":)" + std::string(error) + "}";
+    else msg += R"(,"result":)" + std::string(result.empty() ? std::string_view("{}") : result) + "}";
+    transport_->send(std::move(msg), std::nullopt);
+}
+
+coffer_call* Connection::related(std::optional<std::int64_t> context) const {
+    if (context) {
+        auto it = pending_.find(*context);
+        return it == pending_.end() ? nullptr : it->second.handle;
+    }
+    // stdio has no per-request stream: with exactly one call in flight, it is the one.
+    coffer_call* only = nullptr;
+    int n = 0;
+    for (auto& [id, p] : pending_)
+        if (p.sent) {
+            only = p.handle;
+            if (++n > 1) return nullptr;
+        }
+    return only;
+}
+
+void Connection::on_send_failed(std::int64_t id, std::string error) {
+    auto keep = shared_from_this();
+    if (state_ == State::starting && id == init_id_) {
+        fail_start(Failure{err::kUnavailable, who() + ": " + error, std::string(reason::start_failed), {}}, false, true);
+        return;
+    }
+    finish(id, {}, Failure{err::kUnavailable, who() + ": " + error, std::string(reason::http_error), {}}.text());
+}
+
+void Connection::on_closed(std::string error, bool runner_missing) {
+    if (state_ == State::closed) return;
+    auto keep = shared_from_this();
+    if (state_ == State::starting) {
+        std::string msg = runner_missing ? error : who() + " failed to start: " + error;
+        if (runner_missing)  // a cheap check, no backoff: installing the runner fixes the next call
+            fail_start(Failure{err::kUnavailable, msg, std::string(reason::runner_not_installed), {}}, true, false);
+        else
+            fail_start(Failure{err::kUnavailable, msg, std::string(reason::start_failed), {}}, false, true);
+        return;
+    }
+    std::string msg = who() + " connection lost: " + error;
+    up_->health().lost(msg);
+    up_->runtime().host().warn("mcp_server '" + up_->name() + "': " + msg);
+    // Each pending call says what it was doing.
+    auto pending = std::move(pending_);
+    pending_.clear();
+    for (auto& [id, p] : pending) {
+        if (p.timer) p.timer->cancel();
+        if (p.done)
+            p.done({}, Failure{err::kUnavailable, msg + " (while handling " + p.method + ")",
+                               std::string(reason::upstream_exited), {}}
+                           .text());
+    }
+    set_closed();
+}
+
+}  // namespace coffer::mcp_server

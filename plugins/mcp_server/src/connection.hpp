@@ -1,0 +1,128 @@
+// One upstream MCP connection as a JSON-RPC client: starts the transport, performs `initialize`
+// (newest version the upstream accepts) and `notifications/initialized`, forwards requests with
+// fresh ids, completes each with the raw `result` (or `error`) text, relays notifications and
+// server-initiated requests to its sink, applies the per-call timeout and cancels both ways.
+// Lives on the runtime's I/O thread: every member function must be called there.
+#pragma once
+
+#include "errors.hpp"
+#include "transport.hpp"
+#include "upstream.hpp"
+
+#include <coffer/abi.h>
+
+#include <boost/asio/steady_timer.hpp>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coffer::mcp_server {
+
+// Supported protocol versions, newest first; `initialize` offers the first and steps down when
+// the upstream refuses.
+inline constexpr std::string_view kProtocolVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+bool supported_protocol_version(std::string_view v);
+
+// Where a connection sends what the upstream initiates (the downstream session). Called on the
+// I/O thread.
+class ConnectionSink {
+public:
+    virtual ~ConnectionSink() = default;
+    virtual void notify(std::string_view notification_json, coffer_call* related) = 0;
+    // false when the client cannot take the request (the upstream then gets an error).
+    virtual bool request(std::uint64_t token, std::string_view request_json, coffer_call* related) = 0;
+};
+
+// Receives exactly one of result / error (raw JSON texts).
+using Completion = std::function<void(std::string_view result, std::string_view error)>;
+
+struct CallRequest {
+    std::string method;
+    std::string params = "{}";       // the raw params object
+    Completion done;
+    coffer_call* handle = nullptr;   // the host's call (cancel and `related` key), may be null
+};
+
+class Connection : public std::enable_shared_from_this<Connection>, private TransportEvents {
+public:
+    enum class State { idle, starting, ready, closed };
+
+    // `client_capabilities` is the capabilities object offered to the upstream in initialize.
+    Connection(std::shared_ptr<Upstream> up, std::shared_ptr<ConnectionSink> sink, std::string client_capabilities);
+    ~Connection() override;
+
+    // Queues or sends a request; starts the connection on first use.
+    void submit(CallRequest r);
+    // The client cancelled this call: tell the upstream, complete the call now.
+    void cancel(coffer_call* handle);
+    // The client answered a relayed server request.
+    void respond(std::uint64_t token, std::string_view result, std::string_view error);
+    // Fails every pending call with `why` and releases the upstream (kills the child).
+    void close(const Failure& why);
+
+    State state() const { return state_; }
+    bool usable() const { return state_ != State::closed; }
+    // Known once ready.
+    const std::string& protocol_version() const { return protocol_version_; }
+    const std::string& server_info() const { return server_info_; }    // raw JSON ("" if none)
+    const std::string& capabilities() const { return capabilities_; }  // raw JSON ("" if none)
+    long pid() const { return transport_ ? transport_->pid() : 0; }
+
+private:
+    struct Pending {
+        std::string method;
+        std::string params;       // as sent (token rewritten)
+        std::string orig_token;   // the client's progressToken (raw), "" when none
+        Completion done;
+        coffer_call* handle = nullptr;
+        std::shared_ptr<boost::asio::steady_timer> timer;
+        bool sent = false;
+    };
+
+    void start();
+    void send_initialize();
+    void on_initialize(std::string_view text, bool is_error, std::string_view payload);
+    void fail_start(const Failure& f, bool runner_missing, bool count_failure);
+    void send_request(std::int64_t id);
+    void finish(std::int64_t id, std::string_view result, std::string_view error);
+    void fail_all(const Failure& f);
+    void timed_out(std::int64_t id);
+    void send_cancelled(std::int64_t id, std::string_view reason);
+    void handle(std::string_view text, std::optional<std::int64_t> context);
+    void handle_notification(std::string_view method, std::string_view params, std::optional<std::int64_t> context);
+    void handle_server_request(std::string_view id, std::string_view method, std::string_view params,
+                               std::optional<std::int64_t> context);
+    void answer_upstream(std::string_view id, std::string_view result, std::string_view error);
+    coffer_call* related(std::optional<std::int64_t> context) const;
+    void set_closed();
+    std::string who() const;
+
+    // TransportEvents
+    void on_message(std::string_view text, std::optional<std::int64_t> context) override;
+    void on_send_failed(std::int64_t id, std::string error) override;
+    void on_closed(std::string error, bool runner_missing) override;
+
+    std::shared_ptr<Upstream> up_;
+    std::shared_ptr<const ServerConfig> cfg_;
+    std::shared_ptr<ConnectionSink> sink_;
+    std::string client_caps_;
+    std::shared_ptr<Transport> transport_;
+    State state_ = State::idle;
+    bool admitted_ = false, counted_ = false;
+
+    std::int64_t next_id_ = 1;
+    std::int64_t init_id_ = 0;
+    std::size_t version_index_ = 0;
+    std::shared_ptr<boost::asio::steady_timer> init_timer_;
+    std::map<std::int64_t, Pending> pending_;
+    std::vector<std::int64_t> queued_;                      // submitted before ready
+    std::map<std::uint64_t, std::string> server_requests_;  // token → upstream request id (raw)
+
+    std::string protocol_version_, server_info_, capabilities_;
+};
+
+}  // namespace coffer::mcp_server

@@ -1,0 +1,51 @@
+// JSON-RPC errors this plugin produces for calls it cannot forward or that fail upstream.
+// `data.reason` is a stable machine-readable word; the message is for people.
+#pragma once
+
+#include <boost/json.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace coffer::mcp_server {
+
+namespace err {
+inline constexpr int kUnavailable = -32000;  // upstream down, exited, unhealthy, not installed
+inline constexpr int kTimeout = -32001;      // the per-call time limit passed (as the MCP SDKs use)
+inline constexpr int kInternal = -32603;
+inline constexpr int kCancelled = -32800;    // the client cancelled (the host discards the answer)
+}  // namespace err
+
+// Stable reasons in error.data.reason.
+namespace reason {
+inline constexpr std::string_view unhealthy = "unhealthy";
+inline constexpr std::string_view runner_not_installed = "runner_not_installed";
+inline constexpr std::string_view start_failed = "start_failed";
+inline constexpr std::string_view upstream_exited = "upstream_exited";
+inline constexpr std::string_view timeout = "timeout";
+inline constexpr std::string_view cancelled = "cancelled";
+inline constexpr std::string_view closed = "closed";
+inline constexpr std::string_view disabled = "disabled";
+inline constexpr std::string_view credentials = "credentials_unsupported";
+inline constexpr std::string_view http_error = "http_error";
+inline constexpr std::string_view protocol = "protocol_error";
+}  // namespace reason
+
+// {"code":…,"message":…,"data":{"reason":…, …extra}} as text.
+inline std::string rpc_error(int code, std::string_view message, std::string_view why,
+                             boost::json::object extra = {}) {
+    extra["reason"] = why;
+    return boost::json::serialize(
+        boost::json::object{{"code", code}, {"message", message}, {"data", std::move(extra)}});
+}
+
+// A failure with a message and a reason, passed around before it becomes a JSON-RPC error.
+struct Failure {
+    int code = err::kUnavailable;
+    std::string message;
+    std::string why;
+    boost::json::object extra;
+    std::string text() const { return rpc_error(code, message, why, extra); }
+};
+
+}  // namespace coffer::mcp_server

@@ -1,0 +1,468 @@
+#include "http_transport.hpp"
+
+#include "sse.hpp"
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <boost/json.hpp>
+#include <boost/url.hpp>
+
+#include <functional>
+#include <map>
+#include <vector>
+
+namespace coffer::mcp_server {
+
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace ssl = asio::ssl;
+using tcp = asio::ip::tcp;
+using asio::use_awaitable;
+
+constexpr std::size_t kMaxBody = 64 * 1024 * 1024;
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+struct Target {
+    bool tls = false;
+    std::string host;         // for DNS and SNI (no brackets)
+    std::string port;
+    std::string host_header;  // host[:port] as written in the URL
+    std::string path;         // origin-form: /path?query
+    std::string url;          // the whole URL, base for relative references
+};
+
+std::optional<Target> to_target(std::string_view url, std::string& why) {
+    auto r = boost::urls::parse_uri(url);
+    if (!r) {
+        why = "invalid URL " + std::string(url) + ": " + r.error().message();
+        return std::nullopt;
+    }
+    Target t;
+    auto scheme = lower(r->scheme());
+    if (scheme == "https") t.tls = true;
+    else if (scheme != "http") {
+        why = "unsupported URL scheme " + scheme;
+        return std::nullopt;
+    }
+    t.host = std::string(r->host_address());
+    if (t.host.empty()) {
+        why = "the URL has no host";
+        return std::nullopt;
+    }
+    t.port = r->has_port() ? std::string(r->port()) : std::string(t.tls ? "443" : "80");
+    t.host_header = std::string(r->encoded_host_and_port());
+    t.path = r->encoded_path().empty() ? std::string("/") : std::string(r->encoded_path());
+    if (r->has_query()) t.path += "?" + std::string(r->encoded_query());
+    t.url = std::string(url);
+    return t;
+}
+
+// The message of a JSON-RPC error body, if the body is one.
+std::string rpc_error_message(const std::string& body) {
+    boost::system::error_code ec;
+    auto v = boost::json::parse(body, ec);
+    if (ec || !v.is_object()) return {};
+    auto* e = v.as_object().if_contains("error");
+    if (!e || !e->is_object()) return {};
+    auto* m = e->as_object().if_contains("message");
+    return m && m->is_string() ? std::string(m->as_string()) : std::string();
+}
+
+bool is_rpc_response_with_id(const std::string& body) {
+    boost::system::error_code ec;
+    auto v = boost::json::parse(body, ec);
+    if (ec || !v.is_object()) return false;
+    auto* id = v.as_object().if_contains("id");
+    return id && !id->is_null() && (v.as_object().contains("error") || v.as_object().contains("result"));
+}
+
+std::string snippet(const std::string& body) {
+    std::string s = body.substr(0, 200);
+    for (auto& c : s)
+        if (c == '\n' || c == '\r') c = ' ';
+    return body.size() > 200 ? s + "…" : s;
+}
+
+struct Reply {
+    unsigned status = 0;
+    std::string reason;
+    bool sse = false;
+    std::string body;  // unless streamed as SSE
+};
+
+using SseHandler = std::function<void(const SseEvent&)>;
+
+class HttpTransport final : public Transport, public std::enable_shared_from_this<HttpTransport> {
+public:
+    HttpTransport(Runtime& rt, std::shared_ptr<const ServerConfig> cfg, TransportEvents& ev)
+        : rt_(rt), cfg_(std::move(cfg)), ev_(&ev), ssl_(ssl::context::tls_client) {
+        boost::system::error_code ignore;
+        ssl_.set_default_verify_paths(ignore);
+        ssl_.set_verify_mode(ssl::verify_peer);
+    }
+
+    void open() override {
+        std::string why;
+        auto t = to_target(cfg_->url, why);
+        if (!t) {
+            fail_later(why);
+            return;
+        }
+        base_ = std::move(*t);
+    }
+
+    void send(std::string message, std::optional<std::int64_t> request_id) override {
+        if (closed_ || failed_) return;
+        if (mode_ == Mode::legacy_connecting) {
+            legacy_queue_.emplace_back(std::move(message), request_id);
+            return;
+        }
+        asio::co_spawn(rt_.io(), post(shared_from_this(), std::move(message), request_id), asio::detached);
+    }
+
+    void initialized(const std::string& protocol_version) override {
+        proto_ = protocol_version;
+        if (mode_ == Mode::streamable && !closed_)
+            asio::co_spawn(rt_.io(), get_stream(shared_from_this()), asio::detached);
+    }
+
+    void close() override {
+        if (closed_) return;
+        closed_ = true;
+        auto closers = std::move(closers_);
+        closers_.clear();
+        for (auto& [k, f] : closers) f();
+        if (mode_ == Mode::streamable && !session_id_.empty())
+            asio::co_spawn(rt_.io(), delete_session(shared_from_this()), asio::detached);
+    }
+
+private:
+    enum class Mode { probing, streamable, legacy_connecting, legacy };
+
+    // Cancels an operation's socket when the transport closes.
+    class CloseGuard {
+    public:
+        CloseGuard(HttpTransport& t, std::function<void()> f) : t_(t), key_(t.next_closer_++) {
+            t_.closers_[key_] = std::move(f);
+        }
+        ~CloseGuard() { t_.closers_.erase(key_); }
+
+    private:
+        HttpTransport& t_;
+        std::uint64_t key_;
+    };
+
+    void fail_later(std::string why) {
+        auto self = shared_from_this();
+        asio::post(rt_.io(), [self, why] { self->fail(why); });
+    }
+    void fail(const std::string& why) {
+        if (closed_ || failed_) return;
+        failed_ = true;
+        ev_->on_closed(why, false);
+    }
+    void deliver(std::string_view text, std::optional<std::int64_t> context) {
+        if (closed_ || failed_ || text.empty()) return;
+        ev_->on_message(text, context);
+    }
+
+    http::request<http::string_body> make_request(const Target& t, http::verb verb, std::string body) const {
+        http::request<http::string_body> req{verb, t.path, 11};
+        req.set(http::field::host, t.host_header);
+        req.set(http::field::user_agent, "coffer-mcp-gateway/0.1");
+        for (auto& [k, v] : cfg_->headers) req.set(k, v);
+        if (verb == http::verb::post) {
+            req.set(http::field::content_type, "application/json");
+            req.set(http::field::accept, "application/json, text/event-stream");
+            req.body() = std::move(body);
+        } else if (verb == http::verb::get) {
+            req.set(http::field::accept, "text/event-stream");
+            req.set(http::field::cache_control, "no-cache");
+        }
+        if (!session_id_.empty() && mode_ != Mode::legacy && mode_ != Mode::legacy_connecting)
+            req.set("Mcp-Session-Id", session_id_);
+        if (!proto_.empty()) req.set("MCP-Protocol-Version", proto_);
+        req.prepare_payload();
+        return req;
+    }
+
+    // One request on a fresh connection. SSE answers are streamed to `on_sse`; anything else is
+    // collected in Reply::body. `deadline` bounds the whole exchange (else only the connect).
+    asio::awaitable<Reply> exchange(Target t, http::verb verb, std::string body, SseHandler on_sse,
+                                    std::optional<std::chrono::milliseconds> deadline = std::nullopt) {
+        auto req = make_request(t, verb, std::move(body));
+        tcp::resolver resolver(rt_.io());
+        auto endpoints = co_await resolver.async_resolve(t.host, t.port, use_awaitable);
+        auto connect_limit = deadline.value_or(cfg_->timeout);
+        if (t.tls) {
+            beast::ssl_stream<beast::tcp_stream> s(rt_.io(), ssl_);
+            CloseGuard guard(*this, [&s] { beast::get_lowest_layer(s).close(); });
+            if (!SSL_set_tlsext_host_name(s.native_handle(), t.host.c_str()))
+                throw std::runtime_error("cannot set the TLS server name");
+            s.set_verify_callback(ssl::host_name_verification(t.host));
+            beast::get_lowest_layer(s).expires_after(connect_limit);
+            co_await beast::get_lowest_layer(s).async_connect(endpoints, use_awaitable);
+            co_await s.async_handshake(ssl::stream_base::client, use_awaitable);
+            if (!deadline) beast::get_lowest_layer(s).expires_never();
+            co_return co_await run(s, req, on_sse);
+        }
+        beast::tcp_stream s(rt_.io());
+        CloseGuard guard(*this, [&s] { s.close(); });
+        s.expires_after(connect_limit);
+        co_await s.async_connect(endpoints, use_awaitable);
+        if (!deadline) s.expires_never();
+        co_return co_await run(s, req, on_sse);
+    }
+
+    template <typename Stream>
+    asio::awaitable<Reply> run(Stream& s, http::request<http::string_body>& req, const SseHandler& on_sse) {
+        co_await http::async_write(s, req, use_awaitable);
+        beast::flat_buffer buf;
+        http::response_parser<http::buffer_body> p;
+        p.body_limit(boost::none);
+        co_await http::async_read_header(s, buf, p, use_awaitable);
+        Reply r;
+        r.status = p.get().result_int();
+        r.reason = std::string(p.get().reason());
+        r.sse = lower(p.get()[http::field::content_type]).rfind("text/event-stream", 0) == 0;
+        auto sid = p.get()["Mcp-Session-Id"];
+        if (!sid.empty() && r.status / 100 == 2) session_id_ = std::string(sid);
+        bool stream = r.sse && r.status / 100 == 2 && on_sse;
+        SseParser parser;
+        std::vector<char> chunk(16384);
+        while (!p.is_done()) {
+            p.get().body().data = chunk.data();
+            p.get().body().size = chunk.size();
+            boost::system::error_code ec;
+            co_await http::async_read_some(s, buf, p, asio::redirect_error(use_awaitable, ec));
+            if (ec == http::error::need_buffer) ec = {};
+            std::size_t n = chunk.size() - p.get().body().size;
+            if (stream) {
+                if (n && !parser.feed(std::string_view(chunk.data(), n), on_sse)) break;
+                if (closed_) break;
+            } else {
+                r.body.append(chunk.data(), n);
+                if (r.body.size() > kMaxBody) throw std::runtime_error("the upstream's answer is larger than 64 MiB");
+            }
+            if (ec) {
+                if (stream) break;  // the stream ended
+                throw boost::system::system_error(ec);
+            }
+        }
+        co_return r;
+    }
+
+    static asio::awaitable<void> post(std::shared_ptr<HttpTransport> self, std::string body,
+                                      std::optional<std::int64_t> id) {
+        bool legacy = self->mode_ == Mode::legacy;
+        bool probing = self->mode_ == Mode::probing;
+        Target t = legacy ? self->endpoint_ : self->base_;
+        Reply r;
+        std::string error;
+        try {
+            auto* raw = self.get();
+            r = co_await self->exchange(t, http::verb::post, body, [raw, id](const SseEvent& e) {
+                if (e.type == "message") raw->deliver(e.data, id);
+            });
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+        if (self->closed_ || self->failed_) co_return;
+        if (!error.empty()) {
+            self->fail("cannot reach " + t.host_header + ": " + error);
+            co_return;
+        }
+        bool ok = r.status / 100 == 2;
+        if (legacy) {
+            if (!ok && id)
+                self->ev_->on_send_failed(*id, "HTTP " + std::to_string(r.status) + " " + r.reason + " from " + t.path);
+            co_return;
+        }
+        if (ok) {
+            if (probing) self->mode_ = Mode::streamable;
+            if (!r.sse) self->deliver(r.body, id);
+            // Answered by now, or never on this stream (no resumption): a no-op when answered.
+            if (id && !self->closed_ && !self->failed_)
+                self->ev_->on_send_failed(*id, r.sse ? "the upstream ended the response stream without answering"
+                                                     : "the upstream's HTTP answer carried no JSON-RPC response");
+            co_return;
+        }
+        if (is_rpc_response_with_id(r.body)) {  // a JSON-RPC error carried by an HTTP error status
+            if (probing) self->mode_ = Mode::streamable;
+            self->deliver(r.body, id);
+            co_return;
+        }
+        if (probing && (r.status == 400 || r.status == 404 || r.status == 405)) {
+            self->start_legacy(std::move(body), id, r.status);
+            co_return;
+        }
+        if (r.status == 404 && !self->session_id_.empty()) {
+            self->fail("the upstream ended the session (HTTP 404)");
+            co_return;
+        }
+        if (id) {
+            auto m = rpc_error_message(r.body);
+            self->ev_->on_send_failed(*id, "HTTP " + std::to_string(r.status) + " " + r.reason +
+                                               (m.empty() ? (r.body.empty() ? "" : ": " + snippet(r.body)) : ": " + m));
+        }
+    }
+
+    void start_legacy(std::string body, std::optional<std::int64_t> id, unsigned post_status) {
+        mode_ = Mode::legacy_connecting;
+        legacy_queue_.emplace_back(std::move(body), id);
+        asio::co_spawn(rt_.io(), legacy_stream(shared_from_this(), post_status), asio::detached);
+    }
+
+    static asio::awaitable<void> legacy_stream(std::shared_ptr<HttpTransport> self, unsigned post_status) {
+        auto* raw = self.get();
+        Reply r;
+        std::string error;
+        try {
+            r = co_await self->exchange(self->base_, http::verb::get, {}, [raw](const SseEvent& e) {
+                if (raw->closed_ || raw->failed_) return;
+                if (e.type == "endpoint") raw->legacy_endpoint(e.data);
+                else if (e.type == "message") raw->deliver(e.data, std::nullopt);
+            });
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+        if (self->closed_ || self->failed_) co_return;
+        if (self->mode_ == Mode::legacy_connecting) {
+            self->fail("the upstream answered POST with HTTP " + std::to_string(post_status) + " and GET with " +
+                       (error.empty() ? "HTTP " + std::to_string(r.status) : error) +
+                       ": it speaks neither Streamable HTTP nor HTTP+SSE");
+            co_return;
+        }
+        self->fail(error.empty() ? "the upstream closed its SSE stream" : "the SSE stream broke: " + error);
+    }
+
+    void legacy_endpoint(const std::string& ref_text) {
+        if (mode_ != Mode::legacy_connecting) return;
+        auto base = boost::urls::parse_uri(base_.url);
+        auto ref = boost::urls::parse_uri_reference(ref_text);
+        std::string why;
+        std::optional<Target> t;
+        if (base && ref) {
+            boost::urls::url dest;
+            if (boost::urls::resolve(*base, *ref, dest)) t = to_target(dest.buffer(), why);
+            else why = "cannot resolve the endpoint " + ref_text;
+        } else {
+            why = "invalid endpoint " + ref_text;
+        }
+        if (!t) {
+            fail("HTTP+SSE: " + why);
+            return;
+        }
+        endpoint_ = std::move(*t);
+        mode_ = Mode::legacy;
+        auto queue = std::move(legacy_queue_);
+        legacy_queue_.clear();
+        for (auto& [body, id] : queue)
+            asio::co_spawn(rt_.io(), post(shared_from_this(), std::move(body), id), asio::detached);
+    }
+
+    // Streamable HTTP: the optional GET stream for messages the server sends unprompted
+    // (list_changed, requests). Reconnects with a bounded backoff; stops on 404/405.
+    static asio::awaitable<void> get_stream(std::shared_ptr<HttpTransport> self) {
+        auto* raw = self.get();
+        int failures = 0;
+        while (!self->closed_ && !self->failed_) {
+            bool got = false;
+            long retry_ms = 1000;
+            Reply r;
+            bool broke = false;
+            try {
+                r = co_await self->exchange(self->base_, http::verb::get, {}, [raw, &got, &retry_ms](const SseEvent& e) {
+                    if (e.retry) retry_ms = *e.retry;
+                    if (e.type == "message" && !e.data.empty()) {
+                        got = true;
+                        raw->deliver(e.data, std::nullopt);
+                    }
+                });
+            } catch (const std::exception&) {
+                broke = true;
+            }
+            if (self->closed_ || self->failed_) co_return;
+            if (!broke && (r.status / 100 != 2 || !r.sse)) co_return;  // no stream offered
+            failures = got ? 0 : failures + 1;
+            if (failures > 8) co_return;
+            long wait = retry_ms;
+            for (int i = 1; i < failures && wait < 30000; ++i) wait *= 2;
+            asio::steady_timer timer(self->rt_.io());
+            CloseGuard guard(*self, [&timer] { timer.cancel(); });
+            timer.expires_after(std::chrono::milliseconds(std::min(wait, 30000L)));
+            boost::system::error_code ec;
+            co_await timer.async_wait(asio::redirect_error(use_awaitable, ec));
+        }
+    }
+
+    static asio::awaitable<void> delete_session(std::shared_ptr<HttpTransport> self) {
+        try {
+            co_await self->exchange(self->base_, http::verb::delete_, {}, {}, std::chrono::milliseconds(2000));
+        } catch (...) {
+        }
+    }
+
+    Runtime& rt_;
+    std::shared_ptr<const ServerConfig> cfg_;
+    TransportEvents* ev_;
+    ssl::context ssl_;
+    Target base_, endpoint_;
+    Mode mode_ = Mode::probing;
+    std::string session_id_, proto_;
+    bool closed_ = false, failed_ = false;
+    std::vector<std::pair<std::string, std::optional<std::int64_t>>> legacy_queue_;
+    std::map<std::uint64_t, std::function<void()>> closers_;
+    std::uint64_t next_closer_ = 0;
+};
+
+asio::awaitable<void> reachable(Runtime& rt, Target t, std::chrono::milliseconds limit,
+                                std::function<void(std::string)> done) {
+    std::string error;
+    try {
+        tcp::resolver resolver(rt.io());
+        auto endpoints = co_await resolver.async_resolve(t.host, t.port, use_awaitable);
+        beast::tcp_stream s(rt.io());
+        s.expires_after(limit);
+        co_await s.async_connect(endpoints, use_awaitable);
+    } catch (const std::exception& e) {
+        error = "cannot reach " + t.host_header + ": " + e.what();
+    }
+    done(error);
+}
+
+}  // namespace
+
+void check_reachable(Runtime& rt, const std::string& url, std::chrono::milliseconds limit,
+                     std::function<void(std::string error)> done) {
+    std::string why;
+    auto t = to_target(url, why);
+    if (!t) {
+        asio::post(rt.io(), [done, why] { done(why); });
+        return;
+    }
+    asio::co_spawn(rt.io(), reachable(rt, std::move(*t), limit, std::move(done)), asio::detached);
+}
+
+std::shared_ptr<Transport> make_http_transport(Runtime& rt, std::shared_ptr<const ServerConfig> cfg,
+                                               TransportEvents& events) {
+    return std::make_shared<HttpTransport>(rt, std::move(cfg), events);
+}
+
+}  // namespace coffer::mcp_server

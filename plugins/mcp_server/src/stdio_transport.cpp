@@ -1,0 +1,279 @@
+#include "stdio_transport.hpp"
+
+#include "spawn.hpp"
+
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/write.hpp>
+
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace coffer::mcp_server {
+
+namespace {
+constexpr std::size_t kStderrTail = 2048;
+constexpr auto kGrace = std::chrono::milliseconds(200);
+
+std::string last_line(const std::string& text) {
+    auto end = text.find_last_not_of(" \t\r\n");
+    if (end == std::string::npos) return {};
+    auto start = text.find_last_of('\n', end);
+    std::string line = text.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1));
+    if (line.size() > 300) line = line.substr(0, 300) + "…";
+    return line;
+}
+
+// "/usr/bin/env: 'node': No such file or directory" → "node" (coreutils quotes with ‘’ in
+// UTF-8 locales, '' or "" elsewhere).
+std::string missing_interpreter(const std::string& tail) {
+    auto p = tail.find("env: ");
+    if (p == std::string::npos || tail.find("No such file or directory", p) == std::string::npos) return {};
+    static const std::pair<std::string_view, std::string_view> quotes[] = {{"\xE2\x80\x98", "\xE2\x80\x99"}, {"'", "'"}, {"\"", "\""}};
+    for (auto& [open, close] : quotes) {
+        if (tail.compare(p + 5, open.size(), open) != 0) continue;
+        auto start = p + 5 + open.size();
+        auto end = tail.find(close, start);
+        if (end == std::string::npos) return {};
+        return tail.substr(start, end - start);
+    }
+    return {};
+}
+}  // namespace
+
+StdioTransport::StdioTransport(Runtime& rt, std::shared_ptr<const ServerConfig> cfg, TransportEvents& events)
+    : rt_(rt), cfg_(std::move(cfg)), events_(&events), in_(rt.io()), out_(rt.io()), err_(rt.io()), pidfd_(rt.io()),
+      grace_(rt.io()), poll_(rt.io()) {}
+
+StdioTransport::~StdioTransport() {
+    // Never leave a child behind, even if close() was skipped.
+    if (pid_ > 0 && !reaped_) {
+        kill_group();
+        int st = 0;
+        ::waitpid(static_cast<pid_t>(pid_), &st, 0);
+        rt_.child_exited(pid_);
+    }
+}
+
+void StdioTransport::open() {
+    auto env = child_environment(cfg_->env);
+    std::string cwd = expand_home(cfg_->cwd);
+    auto resolved = resolve_command(cfg_->command, env_value(env, "PATH"), cwd);
+    auto self = shared_from_this();
+    if (resolved.path.empty()) {
+        asio::post(rt_.io(), [self, e = resolved.error] {
+            if (!self->closed_ && !self->reported_) {
+                self->reported_ = true;
+                self->events_->on_closed(e, true);
+            }
+        });
+        return;
+    }
+    std::vector<std::string> argv{cfg_->command};
+    argv.insert(argv.end(), cfg_->args.begin(), cfg_->args.end());
+    std::string error;
+    auto child = spawn_child(resolved.path, argv, env, cwd, error);
+    if (!child) {
+        asio::post(rt_.io(), [self, error] {
+            if (!self->closed_ && !self->reported_) {
+                self->reported_ = true;
+                self->events_->on_closed(error, false);
+            }
+        });
+        return;
+    }
+    pid_ = child->pid;
+    rt_.child_started(pid_, cfg_->describe());
+    in_.assign(child->in);
+    out_.assign(child->out);
+    err_.assign(child->err);
+    watch_exit();
+    read_stdout();
+    read_stderr();
+    write_next();
+}
+
+void StdioTransport::send(std::string message, std::optional<std::int64_t>) {
+    if (closed_ || reported_) return;
+    message.push_back('\n');
+    wqueue_.push_back(std::move(message));
+    write_next();
+}
+
+void StdioTransport::write_next() {
+    if (writing_ || wqueue_.empty() || !in_.is_open()) return;
+    writing_ = true;
+    auto self = shared_from_this();
+    asio::async_write(in_, asio::buffer(wqueue_.front()), [self](boost::system::error_code ec, std::size_t) {
+        self->writing_ = false;
+        if (self->closed_) return;
+        if (ec) {
+            self->wqueue_.clear();
+            self->stdout_ended("cannot write to the upstream: " + ec.message());
+            return;
+        }
+        self->wqueue_.pop_front();
+        self->write_next();
+    });
+}
+
+void StdioTransport::read_stdout() {
+    auto self = shared_from_this();
+    asio::async_read_until(out_, asio::dynamic_buffer(rbuf_, kMaxMessage), '\n',
+                           [self](boost::system::error_code ec, std::size_t n) {
+                               if (self->closed_) return;
+                               if (ec) {
+                                   if (ec == asio::error::not_found)
+                                       self->stdout_ended("the upstream sent a message larger than 64 MiB");
+                                   else
+                                       self->stdout_ended("");
+                                   return;
+                               }
+                               std::string_view line(self->rbuf_.data(), n - 1);
+                               if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+                               if (!line.empty()) self->events_->on_message(line, std::nullopt);
+                               if (self->closed_) return;
+                               self->rbuf_.erase(0, n);
+                               // Give back the memory of a huge message once it is handled.
+                               if (self->rbuf_.empty() && self->rbuf_.capacity() > 1024 * 1024) self->rbuf_.shrink_to_fit();
+                               self->read_stdout();
+                           });
+}
+
+void StdioTransport::read_stderr() {
+    auto self = shared_from_this();
+    ebuf_.resize(4096);
+    err_.async_read_some(asio::buffer(ebuf_), [self](boost::system::error_code ec, std::size_t n) {
+        if (ec || self->closed_) return;
+        self->stderr_tail_.append(self->ebuf_.data(), n);
+        if (self->stderr_tail_.size() > kStderrTail)
+            self->stderr_tail_.erase(0, self->stderr_tail_.size() - kStderrTail);
+        self->read_stderr();
+    });
+}
+
+void StdioTransport::watch_exit() {
+#ifdef SYS_pidfd_open
+    int fd = static_cast<int>(::syscall(SYS_pidfd_open, static_cast<pid_t>(pid_), 0));
+    if (fd >= 0) {
+        pidfd_.assign(fd);
+        auto self = shared_from_this();
+        pidfd_.async_wait(asio::posix::stream_descriptor::wait_read, [self](boost::system::error_code ec) {
+            if (ec == asio::error::operation_aborted && self->reaped_) return;
+            self->poll_exit();
+        });
+        return;
+    }
+#endif
+    poll_exit();
+}
+
+// Reaps the child if it exited; otherwise checks again shortly (only without a pidfd, or when
+// the pidfd wait was interrupted).
+void StdioTransport::poll_exit() {
+    if (reaped_) return;
+    // Look without reaping: while the leader is a zombie its group id cannot be reused, so the
+    // group (grandchildren included) is killed before the pid is released.
+    siginfo_t info{};
+    int r = ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT);
+    if ((r == 0 && info.si_pid == static_cast<pid_t>(pid_)) || (r < 0 && errno == ECHILD)) {
+        kill_group();
+        int status = 0;
+        ::waitpid(static_cast<pid_t>(pid_), &status, 0);
+        exited(status);
+        return;
+    }
+    auto self = shared_from_this();
+    poll_.expires_after(std::chrono::milliseconds(20));
+    poll_.async_wait([self](boost::system::error_code) { self->poll_exit(); });
+}
+
+void StdioTransport::exited(int status) {
+    reaped_ = true;
+    exited_ = true;
+    status_ = status;
+    boost::system::error_code ignore;
+    pidfd_.close(ignore);
+    poll_.cancel();
+    rt_.child_exited(pid_);
+    if (closed_) return;
+    if (eof_) finish();
+    else {
+        auto self = shared_from_this();
+        grace_.expires_after(kGrace);
+        grace_.async_wait([self](boost::system::error_code ec) {
+            if (!ec) self->finish();
+        });
+    }
+}
+
+void StdioTransport::stdout_ended(std::string why) {
+    if (eof_) return;
+    eof_ = true;
+    eof_why_ = std::move(why);
+    if (exited_) {
+        finish();
+        return;
+    }
+    // Give the child a moment to exit by itself so its real status is reported, then kill it.
+    auto self = shared_from_this();
+    grace_.expires_after(kGrace);
+    grace_.async_wait([self](boost::system::error_code ec) {
+        if (ec) return;
+        if (!self->exited_) self->kill_group();
+        self->finish();
+    });
+}
+
+std::string StdioTransport::exit_text() const {
+    std::string text;
+    if (!eof_why_.empty()) text = eof_why_;
+    else if (!exited_) text = "the upstream closed its stdout";
+    else if (WIFEXITED(status_)) text = "the upstream exited with status " + std::to_string(WEXITSTATUS(status_));
+    else if (WIFSIGNALED(status_)) text = "the upstream was killed by signal " + std::to_string(WTERMSIG(status_));
+    else text = "the upstream exited";
+    auto line = last_line(stderr_tail_);
+    if (!line.empty()) text += " (stderr: " + line + ")";
+    return text;
+}
+
+void StdioTransport::finish() {
+    if (reported_ || closed_) return;
+    reported_ = true;
+    grace_.cancel();
+    bool runner = false;
+    std::string text = exit_text();
+    if (exited_ && WIFEXITED(status_) && WEXITSTATUS(status_) == 127) {
+        auto interp = missing_interpreter(stderr_tail_);
+        if (!interp.empty()) {
+            runner = true;
+            text = "runner not installed: " + interp;
+        }
+    }
+    boost::system::error_code ignore;
+    in_.close(ignore);
+    out_.close(ignore);
+    err_.close(ignore);
+    events_->on_closed(text, runner);
+}
+
+void StdioTransport::kill_group() {
+    if (pid_ > 0 && !reaped_) ::kill(-static_cast<pid_t>(pid_), SIGKILL);
+}
+
+void StdioTransport::close() {
+    if (closed_) return;
+    closed_ = true;
+    grace_.cancel();
+    boost::system::error_code ignore;
+    in_.close(ignore);
+    out_.close(ignore);
+    err_.close(ignore);
+    if (pid_ > 0 && !reaped_) {
+        kill_group();
+        // The pidfd (or poll) wait reaps it and reports child_exited.
+    }
+}
+
+}  // namespace coffer::mcp_server

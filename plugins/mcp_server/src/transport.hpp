@@ -1,0 +1,45 @@
+// How a Connection talks to its upstream: newline-free JSON-RPC messages in both directions.
+// Implementations: StdioTransport (a child process) and HttpTransport (Streamable HTTP with the
+// legacy HTTP+SSE fallback). Everything runs on the runtime's I/O thread; no callback is made
+// after close().
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace coffer::mcp_server {
+
+class TransportEvents {
+public:
+    virtual ~TransportEvents() = default;
+    // One JSON-RPC message (or a batch array) from the upstream. `context` is the id of our
+    // request whose HTTP response stream carried it (Streamable HTTP), else nullopt.
+    virtual void on_message(std::string_view text, std::optional<std::int64_t> context) = 0;
+    // A message we sent as request `id` could not be delivered (HTTP status, refused POST);
+    // the request fails, the transport lives on.
+    virtual void on_send_failed(std::int64_t id, std::string error) = 0;
+    // The transport is gone (child exited, session expired, stream broken). `runner_missing`
+    // when the launcher turned out not to exist.
+    virtual void on_closed(std::string error, bool runner_missing) = 0;
+};
+
+class Transport {
+public:
+    virtual ~Transport() = default;
+    // Begins (spawn the child / nothing for HTTP). Failures are reported through on_closed.
+    virtual void open() = 0;
+    // Sends one message; `request_id` when it is a request of ours (for on_send_failed/context).
+    virtual void send(std::string message, std::optional<std::int64_t> request_id) = 0;
+    // Initialization finished with this protocol version: HTTP adds MCP-Protocol-Version from
+    // now on and opens its GET stream for server-initiated messages.
+    virtual void initialized(const std::string& protocol_version) { (void)protocol_version; }
+    // Releases everything (kills the child's process group / DELETEs the HTTP session).
+    virtual void close() = 0;
+    // The child's pid (stdio), or 0.
+    virtual long pid() const { return 0; }
+};
+
+}  // namespace coffer::mcp_server

@@ -1,0 +1,60 @@
+// What every session of one mcp_server resource shares: the current config, the health and
+// backoff, whether the resource is running, and the registry of its live connections (so stop
+// and config changes reach every session's upstream).
+#pragma once
+
+#include "config.hpp"
+#include "health.hpp"
+#include "runtime.hpp"
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace coffer::mcp_server {
+
+class Connection;
+
+class Upstream {
+public:
+    Upstream(Runtime& rt, ServerConfig cfg)
+        : rt_(rt), name_(cfg.name), cfg_(std::make_shared<const ServerConfig>(std::move(cfg))) {}
+
+    Runtime& runtime() { return rt_; }
+    Health& health() { return health_; }
+    const std::string& name() const { return name_; }  // the resource name never changes
+
+    std::shared_ptr<const ServerConfig> config() const {
+        std::lock_guard<std::mutex> g(mu_);
+        return cfg_;
+    }
+    void set_config(ServerConfig cfg) {
+        std::lock_guard<std::mutex> g(mu_);
+        cfg_ = std::make_shared<const ServerConfig>(std::move(cfg));
+    }
+
+    bool running() const {
+        std::lock_guard<std::mutex> g(mu_);
+        return running_;
+    }
+    void set_running(bool r) {
+        std::lock_guard<std::mutex> g(mu_);
+        running_ = r;
+    }
+
+    void add(const std::shared_ptr<Connection>& c);
+    void remove(const Connection* c);
+    // Every registered connection that is still alive.
+    std::vector<std::shared_ptr<Connection>> connections();
+
+private:
+    Runtime& rt_;
+    const std::string name_;
+    Health health_;
+    mutable std::mutex mu_;
+    std::shared_ptr<const ServerConfig> cfg_;
+    bool running_ = false;
+    std::vector<std::weak_ptr<Connection>> conns_;
+};
+
+}  // namespace coffer::mcp_server

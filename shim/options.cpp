@@ -1,0 +1,81 @@
+#include "shim/options.hpp"
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace coffer::shim {
+
+namespace {
+
+bool env_true(const char* name) {
+    const char* v = std::getenv(name);
+    if (!v || !*v) return false;
+    std::string s(v);
+    return s != "0" && s != "false" && s != "no";
+}
+
+}  // namespace
+
+Options parse_options(const std::vector<std::string>& args) {
+    Options o;
+    o.no_spawn = env_true("COFFER_NO_SPAWN");
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string a = args[i];
+        std::string value;
+        bool inline_value = false;
+        if (a.rfind("--", 0) == 0) {
+            if (auto eq = a.find('='); eq != std::string::npos) {
+                value = a.substr(eq + 1);
+                a = a.substr(0, eq);
+                inline_value = true;
+            }
+        }
+        auto take = [&](const char* name) {
+            if (inline_value) return value;
+            if (i + 1 >= args.size()) throw std::invalid_argument(std::string("option '") + name + "' needs a value");
+            return args[++i];
+        };
+        auto flag = [&](const char* name) {
+            if (inline_value) throw std::invalid_argument(std::string("option '") + name + "' takes no value");
+        };
+        if (a == "--agent") {
+            o.agent = take("--agent");
+            if (o.agent.empty()) throw std::invalid_argument("--agent must not be empty");
+        } else if (a == "--home") {
+            o.home = take("--home");
+        } else if (a == "--no-spawn") {
+            flag("--no-spawn");
+            o.no_spawn = true;
+        } else if (a == "--verbose" || a == "-v") {
+            flag("--verbose");
+            o.verbose = true;
+        } else if (a == "--help" || a == "-h") {
+            o.help = true;
+        } else if (a == "--version") {
+            o.version = true;
+        } else {
+            throw std::invalid_argument("unknown argument '" + args[i] + "'");
+        }
+    }
+    return o;
+}
+
+std::string usage_text() {
+    return "Usage: coffer-mcp-shim [--agent NAME] [--home DIR] [--no-spawn] [--verbose]\n"
+           "\n"
+           "A stdio MCP server for MCP clients (Claude Code, Codex, …): newline-delimited JSON-RPC\n"
+           "on stdin/stdout, bridged to the Coffer daemon's /mcp endpoint. It finds the vault's\n"
+           "running coffer-daemon through daemon.json, or starts one. Logs go to stderr only.\n"
+           "\n"
+           "Options:\n"
+           "  --agent NAME  who the client is (e.g. claude, codex); sent in the initialize request as\n"
+           "                params._meta[\"coffer/agent\"] and used for agent scopes\n"
+           "  --home DIR    the vault directory (default $COFFER_HOME, else ~/.coffer)\n"
+           "  --no-spawn    never start a daemon (also COFFER_NO_SPAWN=1)\n"
+           "  --verbose     progress notes on stderr\n"
+           "  --version     print the version\n"
+           "\n"
+           "Example: claude mcp add coffer -- coffer-mcp-shim --agent claude\n";
+}
+
+}  // namespace coffer::shim

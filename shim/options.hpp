@@ -1,0 +1,25 @@
+// Command line of coffer-mcp-shim.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace coffer::shim {
+
+struct Options {
+    std::string agent;       // --agent NAME: reported as params._meta["coffer/agent"]
+    std::string home;        // --home DIR: the vault (else $COFFER_HOME, else ~/.coffer)
+    bool no_spawn = false;   // --no-spawn or COFFER_NO_SPAWN: never start a daemon
+    bool verbose = false;    // --verbose: progress and per-message notes on stderr
+    std::size_t max_message = 64u * 1024 * 1024; // longer stdin lines are refused
+    bool help = false;
+    bool version = false;
+};
+
+// Parses argv[1..]. Throws std::invalid_argument with a message for a usage error.
+Options parse_options(const std::vector<std::string>& args);
+
+std::string usage_text();
+
+}  // namespace coffer::shim

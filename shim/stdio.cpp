@@ -1,0 +1,256 @@
+#include "shim/stdio.hpp"
+
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/write.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace coffer::shim {
+namespace net = boost::asio;
+
+namespace {
+
+constexpr std::size_t kReadChunk = 64 * 1024;
+
+// dup() with close-on-exec, so the daemon we may spawn never inherits our stdio.
+int dup_cloexec(int fd) { return ::fcntl(fd, F_DUPFD_CLOEXEC, 3); }
+
+}  // namespace
+
+// ------------------------------------------------------------------------------------------
+// LineReader
+
+struct LineReader::Impl : std::enable_shared_from_this<LineReader::Impl> {
+    Impl(net::io_context& io, int fd, std::size_t max_line, Handlers h)
+        : io(io), desc(io), fd(dup_cloexec(fd)), max_line(max_line), handlers(std::move(h)) {}
+
+    net::io_context& io;
+    net::posix::stream_descriptor desc;
+    int fd;
+    std::size_t max_line;
+    Handlers handlers;
+    std::vector<char> buf = std::vector<char>(kReadChunk);
+    std::string partial;
+    bool discarding = false; // inside an oversized line
+    std::size_t discarded = 0;
+    bool stopped = false;
+
+    void start() {
+        if (fd < 0) return eof();
+        boost::system::error_code ec;
+        desc.assign(fd, ec);
+        if (!ec) {
+            // Probe pollability: epoll refuses regular files, which then get a reader thread.
+            desc.non_blocking(true, ec);
+            if (!ec) return read_async();
+            desc.release();
+        } else {
+            desc.release();
+        }
+        start_thread();
+    }
+
+    void read_async() {
+        desc.async_read_some(net::buffer(buf), [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+            if (self->stopped) return;
+            if (n) self->consume(self->buf.data(), n);
+            if (ec) {
+                if (ec == net::error::operation_not_supported || ec.value() == EPERM) {
+                    // Not pollable after all: read it from a thread.
+                    self->desc.release();
+                    return self->start_thread();
+                }
+                return self->eof();
+            }
+            self->read_async();
+        });
+    }
+
+    void start_thread() {
+        std::thread([self = shared_from_this()] {
+            std::vector<char> local(kReadChunk);
+            while (true) {
+                ssize_t n = ::read(self->fd, local.data(), local.size());
+                if (n < 0 && errno == EINTR) continue;
+                if (n <= 0) {
+                    net::post(self->io, [self] { self->eof(); });
+                    return;
+                }
+                std::string chunk(local.data(), static_cast<std::size_t>(n));
+                net::post(self->io, [self, chunk = std::move(chunk)] {
+                    if (!self->stopped) self->consume(chunk.data(), chunk.size());
+                });
+            }
+        }).detach();
+    }
+
+    void consume(const char* data, std::size_t n) {
+        std::size_t i = 0;
+        while (i < n && !stopped) {
+            const char* nl = static_cast<const char*>(std::memchr(data + i, '\n', n - i));
+            std::size_t end = nl ? static_cast<std::size_t>(nl - data) : n;
+            std::size_t len = end - i;
+            if (discarding) {
+                discarded += len;
+            } else if (partial.size() + len > max_line) {
+                discarding = true;
+                discarded = partial.size() + len;
+                partial.clear();
+                partial.shrink_to_fit();
+            } else if (nl && partial.empty()) {
+                emit(std::string(data + i, len)); // the common case: one copy
+                i = end + 1;
+                continue;
+            } else {
+                partial.append(data + i, len);
+            }
+            if (!nl) return;
+            if (discarding) {
+                discarding = false;
+                if (handlers.on_oversize) handlers.on_oversize(discarded);
+                discarded = 0;
+            } else {
+                std::string line = std::move(partial);
+                partial.clear();
+                emit(std::move(line));
+            }
+            i = end + 1;
+        }
+    }
+
+    void emit(std::string line) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        // Blank lines carry no message.
+        if (line.find_first_not_of(" \t\r") == std::string::npos) return;
+        handlers.on_line(std::move(line));
+    }
+
+    void eof() {
+        if (stopped) return;
+        if (!partial.empty() && !discarding) {
+            std::string line = std::move(partial);
+            partial.clear();
+            emit(std::move(line)); // a last message without a line end
+        }
+        stopped = true;
+        if (handlers.on_eof) handlers.on_eof();
+    }
+};
+
+LineReader::LineReader(net::io_context& io, int fd, std::size_t max_line, Handlers handlers)
+    : impl_(std::make_shared<Impl>(io, fd, max_line, std::move(handlers))) {}
+
+LineReader::~LineReader() { stop(); }
+
+void LineReader::start() { impl_->start(); }
+
+void LineReader::stop() {
+    impl_->stopped = true;
+    boost::system::error_code ec;
+    if (impl_->desc.is_open()) impl_->desc.cancel(ec);
+}
+
+// ------------------------------------------------------------------------------------------
+// LineWriter
+
+struct LineWriter::Impl : std::enable_shared_from_this<LineWriter::Impl> {
+    Impl(net::io_context& io, int fd, std::function<void(const std::string&)> on_error)
+        : desc(io), fd(dup_cloexec(fd)), on_error(std::move(on_error)) {
+        boost::system::error_code ec;
+        if (this->fd >= 0) {
+            desc.assign(this->fd, ec);
+            if (!ec) desc.non_blocking(true, ec);
+            if (ec) {
+                desc.release();
+                blocking = true;
+            }
+        }
+    }
+
+    net::posix::stream_descriptor desc;
+    int fd;
+    std::function<void(const std::string&)> on_error;
+    bool blocking = false;
+    bool writing = false;
+    bool failed = false;
+    std::deque<std::string> queue;    // waiting
+    std::vector<std::string> inflight; // being written
+    std::vector<std::function<void()>> drained;
+
+    void write(std::string line) {
+        if (failed) return;
+        line.push_back('\n');
+        if (blocking || fd < 0) return write_blocking(line);
+        queue.push_back(std::move(line));
+        if (!writing) flush();
+    }
+
+    void write_blocking(const std::string& line) {
+        std::size_t off = 0;
+        while (off < line.size()) {
+            ssize_t n = ::write(fd, line.data() + off, line.size() - off);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return fail(std::strerror(errno));
+            off += static_cast<std::size_t>(n);
+        }
+    }
+
+    void flush() {
+        if (queue.empty() || failed) {
+            writing = false;
+            auto fns = std::move(drained);
+            drained.clear();
+            for (auto& fn : fns) fn();
+            return;
+        }
+        writing = true;
+        inflight.clear();
+        std::vector<net::const_buffer> bufs;
+        while (!queue.empty() && inflight.size() < 64) {
+            inflight.push_back(std::move(queue.front()));
+            queue.pop_front();
+        }
+        bufs.reserve(inflight.size());
+        for (auto& s : inflight) bufs.emplace_back(s.data(), s.size());
+        net::async_write(desc, bufs, [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+            if (ec) return self->fail(ec.message());
+            self->flush();
+        });
+    }
+
+    void fail(const std::string& why) {
+        if (failed) return;
+        failed = true;
+        writing = false;
+        queue.clear();
+        if (on_error) on_error(why);
+        auto fns = std::move(drained);
+        drained.clear();
+        for (auto& fn : fns) fn();
+    }
+};
+
+LineWriter::LineWriter(net::io_context& io, int fd, std::function<void(const std::string&)> on_error)
+    : impl_(std::make_shared<Impl>(io, fd, std::move(on_error))) {}
+
+LineWriter::~LineWriter() = default;
+
+void LineWriter::write(std::string line) { impl_->write(std::move(line)); }
+
+bool LineWriter::idle() const noexcept { return !impl_->writing && impl_->queue.empty(); }
+
+void LineWriter::on_drained(std::function<void()> fn) {
+    if (idle()) return fn();
+    impl_->drained.push_back(std::move(fn));
+}
+
+}  // namespace coffer::shim

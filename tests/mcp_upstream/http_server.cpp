@@ -1,0 +1,264 @@
+#include "http_server.hpp"
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include <deque>
+#include <iostream>
+#include <map>
+
+namespace coffer::test_upstream {
+
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+using asio::use_awaitable;
+using Socket = std::shared_ptr<tcp::socket>;
+
+// Raw writes on a socket, in order; closes it after the queue drains when asked to.
+class Writer : public std::enable_shared_from_this<Writer> {
+public:
+    explicit Writer(Socket s) : s_(std::move(s)) {}
+    void write(std::string bytes) {
+        if (closed_) return;
+        q_.push_back(std::move(bytes));
+        pump();
+    }
+    void close_after() {
+        closing_ = true;
+        pump();
+    }
+    bool closed() const { return closed_; }
+    void mark_closed() { closed_ = true; }
+
+private:
+    void pump() {
+        if (writing_ || closed_) return;
+        if (q_.empty()) {
+            if (closing_) {
+                closed_ = true;
+                boost::system::error_code ec;
+                s_->shutdown(tcp::socket::shutdown_both, ec);
+                s_->close(ec);
+            }
+            return;
+        }
+        writing_ = true;
+        auto self = shared_from_this();
+        asio::async_write(*s_, asio::buffer(q_.front()), [self](boost::system::error_code ec, std::size_t) {
+            self->writing_ = false;
+            if (ec) {
+                self->closed_ = true;
+                return;
+            }
+            self->q_.pop_front();
+            self->pump();
+        });
+    }
+    Socket s_;
+    std::deque<std::string> q_;
+    bool writing_ = false, closing_ = false, closed_ = false;
+};
+
+std::string head(int status, const char* reason, const std::string& content_type, const std::string& session,
+                 std::optional<std::size_t> length) {
+    std::string h = "HTTP/1.1 " + std::to_string(status) + " " + reason + "\r\n";
+    if (!content_type.empty()) h += "Content-Type: " + content_type + "\r\n";
+    if (!session.empty()) h += "Mcp-Session-Id: " + session + "\r\n";
+    if (length) h += "Content-Length: " + std::to_string(*length) + "\r\n";
+    if (content_type == "text/event-stream") h += "Cache-Control: no-cache\r\n";
+    h += "Connection: close\r\n\r\n";
+    return h;
+}
+
+void simple(const Socket& s, int status, const char* reason, const std::string& body = {}, const std::string& session = {}) {
+    auto w = std::make_shared<Writer>(s);
+    w->write(head(status, reason, body.empty() ? "" : "application/json", session, body.size()) + body);
+    w->close_after();
+}
+
+// An SSE stream: every message is one `message` event; the stream ends after the final one
+// when `end_on_final`.
+class SsePeer : public Peer {
+public:
+    SsePeer(std::shared_ptr<Writer> w, bool end_on_final) : w_(std::move(w)), end_on_final_(end_on_final) {}
+    void send(const std::string& message, bool final) override {
+        w_->write("event: message\ndata: " + message + "\n\n");
+        if (final && end_on_final_) w_->close_after();
+    }
+    void event(const std::string& type, const std::string& data) { w_->write("event: " + type + "\ndata: " + data + "\n\n"); }
+    bool closed() const { return w_->closed(); }
+
+private:
+    std::shared_ptr<Writer> w_;
+    bool end_on_final_;
+};
+
+// A single JSON answer: the final message becomes the body.
+class JsonPeer : public Peer {
+public:
+    JsonPeer(Socket s, std::string session) : s_(std::move(s)), session_(std::move(session)) {}
+    void send(const std::string& message, bool final) override {
+        if (final && !done_) {
+            done_ = true;
+            simple(s_, 200, "OK", message, session_);
+        }
+    }
+
+private:
+    Socket s_;
+    std::string session_;
+    bool done_ = false;
+};
+
+// Drops whatever it gets (the client sent a notification or response: nothing relates to it).
+class NullPeer : public Peer {
+public:
+    void send(const std::string&, bool) override {}
+};
+
+// Forwards to the session's GET stream while one is open.
+class BroadcastPeer : public Peer {
+public:
+    void send(const std::string& message, bool final) override {
+        if (stream && !stream->closed()) stream->send(message, final);
+    }
+    std::shared_ptr<SsePeer> stream;
+};
+
+struct McpSession {
+    std::unique_ptr<Server> server;
+    std::shared_ptr<BroadcastPeer> broadcast = std::make_shared<BroadcastPeer>();
+};
+
+class HttpServer {
+public:
+    HttpServer(asio::io_context& io, Options opts, bool legacy) : io_(io), opts_(std::move(opts)), legacy_(legacy) {}
+
+    asio::awaitable<void> accept(tcp::acceptor& acc) {
+        for (;;) {
+            auto s = std::make_shared<tcp::socket>(co_await acc.async_accept(use_awaitable));
+            asio::co_spawn(io_, serve(s), asio::detached);
+        }
+    }
+
+private:
+    asio::awaitable<void> serve(Socket s) {
+        beast::flat_buffer buf;
+        http::request<http::string_body> req;
+        try {
+            co_await http::async_read(*s, buf, req, use_awaitable);
+        } catch (...) {
+            co_return;
+        }
+        std::string target(req.target());
+        std::string path = target.substr(0, target.find('?'));
+        std::string sid(req["Mcp-Session-Id"]);
+        if (legacy_) co_return legacy(s, req, path, target);
+        if (path != "/mcp") co_return simple(s, 404, "Not Found");
+        if (req.method() == http::verb::delete_) {
+            sessions_.erase(sid);
+            co_return simple(s, 200, "OK");
+        }
+        if (req.method() == http::verb::get) {
+            auto it = sessions_.find(sid);
+            if (it == sessions_.end()) co_return simple(s, sid.empty() ? 400 : 404, sid.empty() ? "Bad Request" : "Not Found");
+            auto w = std::make_shared<Writer>(s);
+            w->write(head(200, "OK", "text/event-stream", "", std::nullopt));
+            it->second.broadcast->stream = std::make_shared<SsePeer>(w, false);
+            co_await watch(s, w);
+            co_return;
+        }
+        if (req.method() != http::verb::post) co_return simple(s, 405, "Method Not Allowed");
+        boost::system::error_code ec;
+        auto v = json::parse(req.body(), ec);
+        if (ec || !v.is_object()) co_return simple(s, 400, "Bad Request", R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}})");
+        auto& o = v.as_object();
+        auto* method = o.if_contains("method");
+        bool is_request = method && o.contains("id");
+        if (is_request && method->is_string() && method->as_string() == "initialize") {
+            sid = "session-" + std::to_string(next_session_++);
+            auto& ms = sessions_[sid];
+            ms.server = std::make_unique<Server>(io_, opts_);
+            ms.server->set_broadcast(ms.broadcast);
+        }
+        auto it = sessions_.find(sid);
+        if (it == sessions_.end()) co_return simple(s, sid.empty() ? 400 : 404, sid.empty() ? "Bad Request" : "Not Found");
+        if (!is_request) {
+            it->second.server->handle(req.body(), std::make_shared<NullPeer>());
+            co_return simple(s, 202, "Accepted");
+        }
+        std::shared_ptr<Peer> peer;
+        if (method->as_string() == "tools/call") {  // may stream notifications first
+            auto w = std::make_shared<Writer>(s);
+            w->write(head(200, "OK", "text/event-stream", sid, std::nullopt));
+            peer = std::make_shared<SsePeer>(w, true);
+        } else {
+            peer = std::make_shared<JsonPeer>(s, sid);
+        }
+        it->second.server->handle(req.body(), peer);
+    }
+
+    void legacy(const Socket& s, const http::request<http::string_body>& req, const std::string& path,
+                const std::string& target) {
+        if (path == "/sse" && req.method() == http::verb::get) {
+            std::string sid = "legacy-" + std::to_string(next_session_++);
+            auto w = std::make_shared<Writer>(s);
+            w->write(head(200, "OK", "text/event-stream", "", std::nullopt));
+            auto stream = std::make_shared<SsePeer>(w, false);
+            stream->event("endpoint", "/messages?session=" + sid);
+            auto& ms = sessions_[sid];
+            ms.server = std::make_unique<Server>(io_, opts_);
+            ms.broadcast->stream = stream;
+            ms.server->set_broadcast(ms.broadcast);
+            asio::co_spawn(io_, watch(s, w), asio::detached);
+            return;
+        }
+        if (path == "/messages" && req.method() == http::verb::post) {
+            auto q = target.find("session=");
+            std::string sid = q == std::string::npos ? "" : target.substr(q + 8);
+            auto it = sessions_.find(sid);
+            if (it == sessions_.end()) return simple(s, 404, "Not Found");
+            it->second.server->handle(req.body(), it->second.broadcast);
+            return simple(s, 202, "Accepted");
+        }
+        simple(s, 405, "Method Not Allowed");
+    }
+
+    // Notices when the client goes away from a long-lived stream.
+    asio::awaitable<void> watch(Socket s, std::shared_ptr<Writer> w) {
+        char b[256];
+        try {
+            for (;;) co_await s->async_read_some(asio::buffer(b), use_awaitable);
+        } catch (...) {
+        }
+        w->mark_closed();
+    }
+
+    asio::io_context& io_;
+    Options opts_;
+    bool legacy_;
+    std::map<std::string, McpSession> sessions_;
+    int next_session_ = 1;
+};
+
+}  // namespace
+
+int run_http(asio::io_context& io, const Options& opts, unsigned short port, bool legacy) {
+    tcp::acceptor acc(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+    std::cout << "PORT " << acc.local_endpoint().port() << std::endl;
+    HttpServer server(io, opts, legacy);
+    asio::co_spawn(io, server.accept(acc), asio::detached);
+    io.run();
+    return 0;
+}
+
+}  // namespace coffer::test_upstream

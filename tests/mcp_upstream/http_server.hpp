@@ -1,0 +1,13 @@
+// coffer-test-upstream over HTTP: Streamable HTTP at /mcp (POST answered with JSON, or with an SSE
+// stream when the request leads to notifications; GET stream; DELETE; Mcp-Session-Id), or, with
+// legacy=true, only the old HTTP+SSE transport (GET /sse + `endpoint` event, POST /messages).
+#pragma once
+
+#include "server.hpp"
+
+namespace coffer::test_upstream {
+
+// Listens on 127.0.0.1:port (0 = any), prints "PORT <n>" on stdout, serves until killed.
+int run_http(asio::io_context& io, const Options& opts, unsigned short port, bool legacy);
+
+}  // namespace coffer::test_upstream

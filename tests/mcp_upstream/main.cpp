@@ -1,0 +1,93 @@
+// coffer-test-upstream: a fast MCP server for Coffer's tests. stdio by default (newline-delimited
+// JSON-RPC); --http PORT for Streamable HTTP, plus --legacy-sse for the old HTTP+SSE transport.
+//
+//   --max-version V     newest protocol version to accept (default 2025-11-25)
+//   --strict-version    answer a newer version with an error instead of a counter-offer
+//   --fail-initialize   answer initialize with an error
+//   --init-delay MS     answer initialize after MS milliseconds
+//   --stderr TEXT       write TEXT to stderr at start
+//   --exit-at-start N   exit with status N at once (after --stderr)
+#include "http_server.hpp"
+#include "server.hpp"
+
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/read_until.hpp>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+using namespace coffer::test_upstream;
+
+namespace {
+
+class StdoutPeer : public Peer {
+public:
+    void send(const std::string& message, bool) override {
+        std::string line = message + "\n";
+        const char* p = line.data();
+        std::size_t left = line.size();
+        while (left > 0) {
+            ssize_t n = ::write(1, p, left);
+            if (n <= 0) std::_Exit(0);
+            p += n;
+            left -= static_cast<std::size_t>(n);
+        }
+    }
+};
+
+void read_loop(asio::posix::stream_descriptor& in, std::string& buf, Server& server, const std::shared_ptr<Peer>& out) {
+    asio::async_read_until(in, asio::dynamic_buffer(buf), '\n',
+                           [&in, &buf, &server, out](boost::system::error_code ec, std::size_t n) {
+                               if (ec) std::_Exit(0);  // stdin closed: the client is gone
+                               std::string line = buf.substr(0, n - 1);
+                               buf.erase(0, n);
+                               if (!line.empty() && line.back() == '\r') line.pop_back();
+                               if (!line.empty()) server.handle(line, out);
+                               read_loop(in, buf, server, out);
+                           });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options opts;
+    int http_port = -1;
+    bool legacy = false;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto next = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                std::cerr << "missing value for " << a << "\n";
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (a == "--http") http_port = std::atoi(next().c_str());
+        else if (a == "--legacy-sse") legacy = true;
+        else if (a == "--max-version") opts.max_version = next();
+        else if (a == "--strict-version") opts.strict_version = true;
+        else if (a == "--fail-initialize") opts.fail_initialize = true;
+        else if (a == "--init-delay") opts.init_delay_ms = std::atoi(next().c_str());
+        else if (a == "--stderr") std::cerr << next() << std::endl;
+        else if (a == "--exit-at-start") std::exit(std::atoi(next().c_str()));
+        else {
+            std::cerr << "unknown option " << a << "\n";
+            return 2;
+        }
+    }
+    asio::io_context io;
+    if (http_port >= 0) return run_http(io, opts, static_cast<unsigned short>(http_port), legacy);
+
+    Server server(io, opts);
+    auto out = std::make_shared<StdoutPeer>();
+    server.set_broadcast(out);
+    asio::posix::stream_descriptor in(io, ::dup(0));
+    std::string buf;
+    read_loop(in, buf, server, out);
+    io.run();
+    return 0;
+}

@@ -1,0 +1,302 @@
+#include "server.hpp"
+
+#include <boost/asio/steady_timer.hpp>
+
+#include <signal.h>
+#include <spawn.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+extern char** environ;
+
+namespace coffer::test_upstream {
+
+namespace {
+
+// Returned verbatim by the `raw` tool: a client that re-serializes it would change the numbers,
+// the escapes or the key order.
+constexpr const char* kRawResult =
+    R"({"content":[{"type":"text","text":"raw \u00e9 result"}],"structuredContent":{"z":1.50,"a":[1e2,-0.0,12345678901234567890123,1E-7],"nested":{"b":true,"a":null}},"isError":false})";
+
+json::object text_result(const std::string& text, bool is_error = false) {
+    json::object r{{"content", json::array{json::object{{"type", "text"}, {"text", text}}}}};
+    if (is_error) r["isError"] = true;
+    return r;
+}
+
+json::object schema(std::initializer_list<std::pair<const char*, const char*>> props) {
+    json::object p;
+    for (auto& [name, type] : props) p[name] = json::object{{"type", type}};
+    return json::object{{"type", "object"}, {"properties", p}};
+}
+
+std::int64_t int_arg(const json::object& args, const char* key, std::int64_t dflt) {
+    auto* v = args.if_contains(key);
+    return v && v->is_int64() ? v->as_int64() : dflt;
+}
+std::string str_arg(const json::object& args, const char* key) {
+    auto* v = args.if_contains(key);
+    return v && v->is_string() ? std::string(v->as_string()) : std::string();
+}
+
+const char* const kVersions[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+
+}  // namespace
+
+json::array Server::tool_list() const {
+    json::array t;
+    auto add = [&](const char* name, const char* description, json::object input) {
+        t.push_back(json::object{{"name", name}, {"description", description}, {"inputSchema", std::move(input)}});
+    };
+    add("echo", "Echoes the text back", schema({{"text", "string"}}));
+    add("search", "Searches the test corpus for a query", schema({{"query", "string"}}));
+    add("raw", "Returns a canned result whose bytes must survive unchanged", schema({}));
+    add("slow", "Answers after ms milliseconds", schema({{"ms", "integer"}}));
+    add("progress", "Sends steps progress notifications, then answers", schema({{"steps", "integer"}, {"interval_ms", "integer"}}));
+    add("log", "Sends a notifications/message, then answers", schema({{"message", "string"}}));
+    add("crash", "Exits the process at once without answering", schema({{"signal", "integer"}}));
+    add("toggle", "Adds or removes the tool `extra` and sends tools/list_changed", schema({}));
+    add("sample", "Asks the client for sampling/createMessage and returns its answer", schema({{"prompt", "string"}}));
+    add("pid", "Returns the server's process id", schema({}));
+    add("grandchild", "Starts `sleep 300` in the server's process group and returns its pid", schema({}));
+    add("big", "Returns a text of `bytes` bytes", schema({{"bytes", "integer"}}));
+    add("fail", "Returns a tool error (isError)", schema({}));
+    add("stats", "Returns what the server saw: initialized, protocol version, cancelled requests", schema({}));
+    if (extra_) add("extra", "Exists only after toggle", schema({}));
+    return t;
+}
+
+void Server::reply(const std::shared_ptr<Peer>& out, const json::value& id, const json::value& result) {
+    out->send(json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}), true);
+}
+
+void Server::reply_raw(const std::shared_ptr<Peer>& out, const json::value& id, const std::string& raw_result) {
+    out->send(R"({"jsonrpc":"2.0","id":)" + json::serialize(id) + R"(,"result":)" + raw_result + "}", true);
+}
+
+void Server::error(const std::shared_ptr<Peer>& out, const json::value& id, int code, const std::string& message) {
+    out->send(json::serialize(json::object{
+                  {"jsonrpc", "2.0"}, {"id", id}, {"error", json::object{{"code", code}, {"message", message}}}}),
+              true);
+}
+
+void Server::notify(const std::shared_ptr<Peer>& out, const std::string& method, const json::value& params) {
+    if (!out) return;
+    out->send(json::serialize(json::object{{"jsonrpc", "2.0"}, {"method", method}, {"params", params}}), false);
+}
+
+void Server::handle(std::string_view text, const std::shared_ptr<Peer>& out) {
+    boost::system::error_code ec;
+    auto v = json::parse(text, ec);
+    if (ec || !v.is_object()) {
+        error(out, nullptr, -32700, "parse error");
+        return;
+    }
+    auto& o = v.as_object();
+    auto* method = o.if_contains("method");
+    auto* id = o.if_contains("id");
+    json::object params;
+    if (auto* p = o.if_contains("params"); p && p->is_object()) params = p->as_object();
+    if (!method) {  // a response to one of our requests
+        if (!id) return;
+        auto key = json::serialize(*id);
+        auto it = waiting_.find(key);
+        if (it == waiting_.end()) return;
+        auto k = std::move(it->second);
+        waiting_.erase(it);
+        k(o);
+        return;
+    }
+    if (!method->is_string()) return;
+    std::string m(method->as_string());
+    if (!id) {
+        if (m == "notifications/initialized") initialized_ = true;
+        else if (m == "notifications/cancelled")
+            if (auto* r = params.if_contains("requestId")) cancelled_.insert(json::serialize(*r));
+        return;
+    }
+    request(*id, m, params, out);
+}
+
+void Server::request(const json::value& id, const std::string& method, const json::object& params,
+                     const std::shared_ptr<Peer>& out) {
+    if (method == "initialize") {
+        auto answer = [this, id, params, out] {
+            if (opts_.fail_initialize) return error(out, id, -32603, "initialize refused (--fail-initialize)");
+            std::string asked = str_arg(params, "protocolVersion");
+            bool known = false;
+            for (auto v : kVersions) known = known || asked == v;
+            std::string chosen = asked;
+            if (!known || asked > opts_.max_version) {
+                if (opts_.strict_version)
+                    return error(out, id, -32602, "Unsupported protocol version: " + asked + " (max " + opts_.max_version + ")");
+                chosen = opts_.max_version;
+            }
+            version_ = chosen;
+            reply(out, id,
+                  json::object{{"protocolVersion", chosen},
+                               {"capabilities", json::object{{"tools", json::object{{"listChanged", true}}},
+                                                             {"resources", json::object{{"listChanged", false}}},
+                                                             {"prompts", json::object{{"listChanged", false}}},
+                                                             {"logging", json::object{}}}},
+                               {"serverInfo", json::object{{"name", "coffer-test-upstream"}, {"version", "1.0.0"}}}});
+        };
+        if (opts_.init_delay_ms <= 0) return answer();
+        auto t = std::make_shared<asio::steady_timer>(io_, std::chrono::milliseconds(opts_.init_delay_ms));
+        t->async_wait([t, answer](boost::system::error_code) { answer(); });
+        return;
+    }
+    if (method == "ping" || method == "logging/setLevel") return reply(out, id, json::object{});
+    if (method == "tools/list") {
+        auto all = tool_list();
+        // Two pages, so clients must follow nextCursor.
+        std::size_t half = all.size() / 2;
+        bool second = params.contains("cursor");
+        json::array page;
+        for (std::size_t i = second ? half : 0; i < (second ? all.size() : half); ++i) page.push_back(all[i]);
+        json::object r{{"tools", page}};
+        if (!second) r["nextCursor"] = "page-2";
+        return reply(out, id, r);
+    }
+    if (method == "tools/call") {
+        json::object args;
+        if (auto* a = params.if_contains("arguments"); a && a->is_object()) args = a->as_object();
+        return call_tool(id, str_arg(params, "name"), args, params, out);
+    }
+    if (method == "resources/list")
+        return reply(out, id,
+                     json::object{{"resources", json::array{json::object{{"uri", "test://static/hello"},
+                                                                         {"name", "hello"},
+                                                                         {"mimeType", "text/plain"}},
+                                                            json::object{{"uri", "test://static/data"},
+                                                                         {"name", "data"},
+                                                                         {"mimeType", "application/json"}}}}});
+    if (method == "resources/templates/list")
+        return reply(out, id,
+                     json::object{{"resourceTemplates",
+                                   json::array{json::object{{"uriTemplate", "test://dynamic/{id}"}, {"name", "dynamic"}}}}});
+    if (method == "resources/read") {
+        auto uri = str_arg(params, "uri");
+        std::string text;
+        if (uri == "test://static/hello") text = "hello world";
+        else if (uri == "test://static/data") text = R"({"answer":42})";
+        else if (uri.rfind("test://dynamic/", 0) == 0) text = "dynamic " + uri.substr(15);
+        else return error(out, id, -32002, "Resource not found: " + uri);
+        return reply(out, id, json::object{{"contents", json::array{json::object{{"uri", uri}, {"text", text}}}}});
+    }
+    if (method == "prompts/list")
+        return reply(out, id,
+                     json::object{{"prompts", json::array{json::object{
+                                                  {"name", "greet"},
+                                                  {"description", "Greets someone"},
+                                                  {"arguments", json::array{json::object{{"name", "name"}, {"required", true}}}}}}}});
+    if (method == "prompts/get") {
+        if (str_arg(params, "name") != "greet") return error(out, id, -32602, "unknown prompt");
+        std::string who = "world";
+        if (auto* a = params.if_contains("arguments"); a && a->is_object()) {
+            auto w = str_arg(a->as_object(), "name");
+            if (!w.empty()) who = w;
+        }
+        return reply(out, id,
+                     json::object{{"messages", json::array{json::object{
+                                                   {"role", "user"},
+                                                   {"content", json::object{{"type", "text"}, {"text", "Hello, " + who + "!"}}}}}}});
+    }
+    if (method == "completion/complete")
+        return reply(out, id, json::object{{"completion", json::object{{"values", json::array{}}}}});
+    error(out, id, -32601, "Method not found: " + method);
+}
+
+void Server::progress_step(json::value token, json::value id, std::int64_t i, std::int64_t steps,
+                           std::int64_t interval, std::shared_ptr<Peer> out) {
+    if (i > steps) return reply(out, id, text_result("done after " + std::to_string(steps) + " steps"));
+    if (!token.is_null())
+        notify(out, "notifications/progress",
+               json::object{{"progressToken", token}, {"progress", i}, {"total", steps}, {"message", "step " + std::to_string(i)}});
+    auto t = std::make_shared<asio::steady_timer>(io_, std::chrono::milliseconds(interval));
+    t->async_wait([this, t, token, id, i, steps, interval, out](boost::system::error_code) {
+        progress_step(token, id, i + 1, steps, interval, out);
+    });
+}
+
+void Server::call_tool(const json::value& id, const std::string& name, const json::object& args,
+                       const json::object& params, const std::shared_ptr<Peer>& out) {
+    if (name == "echo") return reply(out, id, text_result(str_arg(args, "text")));
+    if (name == "search") {
+        auto q = str_arg(args, "query");
+        return reply(out, id,
+                     json::object{{"content", json::array{json::object{{"type", "text"}, {"text", "2 results for " + q}}}},
+                                  {"structuredContent", json::object{{"query", q}, {"hits", json::array{"alpha", "beta"}}}}});
+    }
+    if (name == "raw") return reply_raw(out, id, kRawResult);
+    if (name == "fail") return reply(out, id, text_result("this tool always fails", true));
+    if (name == "extra" && extra_) return reply(out, id, text_result("extra"));
+    if (name == "pid") return reply(out, id, text_result(std::to_string(::getpid())));
+    if (name == "big") return reply(out, id, text_result(std::string(static_cast<std::size_t>(int_arg(args, "bytes", 1024)), 'x')));
+    if (name == "crash") {
+        auto sig = int_arg(args, "signal", 0);
+        if (sig > 0) ::kill(::getpid(), static_cast<int>(sig));
+        std::_Exit(3);
+    }
+    if (name == "toggle") {
+        extra_ = !extra_;
+        notify(broadcast_ ? broadcast_ : out, "notifications/tools/list_changed", json::object{});
+        return reply(out, id, text_result(extra_ ? "extra on" : "extra off"));
+    }
+    if (name == "log") {
+        notify(out, "notifications/message",
+               json::object{{"level", "info"}, {"logger", "test-upstream"}, {"data", str_arg(args, "message")}});
+        return reply(out, id, text_result("logged"));
+    }
+    if (name == "stats") {
+        json::array c;
+        for (auto& s : cancelled_) c.push_back(json::value(s));
+        return reply(out, id,
+                     text_result(json::serialize(json::object{
+                         {"initialized", initialized_}, {"protocol_version", version_}, {"cancelled", c}})));
+    }
+    if (name == "grandchild") {
+        pid_t pid = -1;
+        char* argv[] = {const_cast<char*>("sleep"), const_cast<char*>("300"), nullptr};
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", 0, 0);
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", 1, 0);
+        int rc = posix_spawnp(&pid, "sleep", &fa, nullptr, argv, environ);
+        posix_spawn_file_actions_destroy(&fa);
+        if (rc != 0) return reply(out, id, text_result("cannot spawn sleep", true));
+        return reply(out, id, text_result(std::to_string(pid)));
+    }
+    if (name == "slow") {
+        auto t = std::make_shared<asio::steady_timer>(io_, std::chrono::milliseconds(int_arg(args, "ms", 1000)));
+        t->async_wait([this, t, id, out](boost::system::error_code) {
+            if (cancelled_.count(json::serialize(id))) return;  // cancelled: no answer
+            reply(out, id, text_result("slept"));
+        });
+        return;
+    }
+    if (name == "progress") {
+        json::value token = nullptr;
+        if (auto* meta = params.if_contains("_meta"); meta && meta->is_object())
+            if (auto* t = meta->as_object().if_contains("progressToken")) token = *t;
+        auto steps = int_arg(args, "steps", 3);
+        auto interval = int_arg(args, "interval_ms", 10);
+        progress_step(token, id, 1, steps, interval, out);
+        return;
+    }
+    if (name == "sample") {
+        std::string key = "\"srv-" + std::to_string(next_request_++) + "\"";
+        waiting_[key] = [this, id, out](const json::object& response) {
+            reply(out, id, text_result(json::serialize(response.contains("result") ? response.at("result") : response.at("error"))));
+        };
+        out->send(R"({"jsonrpc":"2.0","id":)" + key +
+                      R"(,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":)" +
+                      json::serialize(json::string(str_arg(args, "prompt"))) + R"(}}],"maxTokens":50}})",
+                  false);
+        return;
+    }
+    error(out, id, -32602, "Unknown tool: " + name);
+}
+
+}  // namespace coffer::test_upstream

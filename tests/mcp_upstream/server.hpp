@@ -1,0 +1,71 @@
+// coffer-test-upstream: a small, fast MCP server for tests, transport-independent core.
+// Tools: echo, search, raw (a byte-exact canned result), slow, progress, log, crash, toggle
+// (adds/removes `extra` and sends notifications/tools/list_changed), sample (asks the client for
+// sampling/createMessage), pid, grandchild (spawns `sleep` in its process group), big, fail,
+// stats; resources (static and a template) and a prompt.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/json.hpp>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace coffer::test_upstream {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+
+struct Options {
+    std::string max_version = "2025-11-25";  // newest version this server speaks
+    bool strict_version = false;             // refuse a newer version with an error (no counter-offer)
+    bool fail_initialize = false;
+    int init_delay_ms = 0;
+};
+
+// Where messages for the client go. `final` marks the response that ends a request's stream.
+class Peer {
+public:
+    virtual ~Peer() = default;
+    virtual void send(const std::string& message, bool final) = 0;
+};
+
+class Server {
+public:
+    Server(asio::io_context& io, Options opts) : io_(io), opts_(std::move(opts)) {}
+
+    // One message from the client; what relates to it goes to `out`.
+    void handle(std::string_view text, const std::shared_ptr<Peer>& out);
+    // Where messages unrelated to any request go (stdout for stdio, the GET stream for HTTP).
+    void set_broadcast(std::shared_ptr<Peer> p) { broadcast_ = std::move(p); }
+    bool initialized() const { return initialized_; }
+
+private:
+    void request(const json::value& id, const std::string& method, const json::object& params,
+                 const std::shared_ptr<Peer>& out);
+    void call_tool(const json::value& id, const std::string& name, const json::object& args, const json::object& params,
+                   const std::shared_ptr<Peer>& out);
+    void progress_step(json::value token, json::value id, std::int64_t i, std::int64_t steps, std::int64_t interval,
+                       std::shared_ptr<Peer> out);
+    void reply(const std::shared_ptr<Peer>& out, const json::value& id, const json::value& result);
+    void reply_raw(const std::shared_ptr<Peer>& out, const json::value& id, const std::string& raw_result);
+    void error(const std::shared_ptr<Peer>& out, const json::value& id, int code, const std::string& message);
+    void notify(const std::shared_ptr<Peer>& out, const std::string& method, const json::value& params);
+    json::array tool_list() const;
+
+    asio::io_context& io_;
+    Options opts_;
+    std::shared_ptr<Peer> broadcast_;
+    bool initialized_ = false;
+    std::string version_;
+    bool extra_ = false;
+    std::set<std::string> cancelled_;               // request ids (serialized) the client cancelled
+    std::map<std::string, std::function<void(const json::object&)>> waiting_;  // our requests → continuation
+    int next_request_ = 1;
+};
+
+}  // namespace coffer::test_upstream

@@ -1,0 +1,109 @@
+// HTTP upstreams: Streamable HTTP (JSON and SSE answers, session id, GET stream for
+// list_changed) and the legacy HTTP+SSE fallback, plus an unreachable server.
+#include <boost/test/unit_test.hpp>
+
+#include "support.hpp"
+
+#include <thread>
+
+using namespace mcps_test;
+using namespace std::chrono_literals;
+
+namespace {
+constexpr const char* kRaw =
+    R"({"content":[{"type":"text","text":"raw \u00e9 result"}],"structuredContent":{"z":1.50,"a":[1e2,-0.0,12345678901234567890123,1E-7],"nested":{"b":true,"a":null}},"isError":false})";
+
+bool has_notification(Session& s, const std::string& what) {
+    for (auto& n : notifications(s))
+        if (n.find(what) != std::string::npos) return true;
+    return false;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(http)
+
+BOOST_AUTO_TEST_CASE(streamable_http) {
+    HttpUpstream up;
+    FakeHost host(coffer_plugin_entry_v1);
+    auto* inst = host.create("mcp_server", "web", http_config(up.url()));
+    auto s = host.mcp_open(inst);
+    auto list = host.mcp_request(*s, "tools/list");  // a JSON answer
+    BOOST_REQUIRE_MESSAGE(list.ok(), list.details);
+    BOOST_TEST(json::parse(list.json).at("tools").at(0).at("name").as_string() == "echo");
+    auto raw = host.mcp_request(*s, "tools/call", tool("raw"));  // an SSE answer
+    BOOST_TEST(raw.json == kRaw);
+    auto stats = json::parse(text_of(host.mcp_request(*s, "tools/call", tool("stats")).json));
+    BOOST_TEST(stats.at("initialized").as_bool());  // the same Mcp-Session-Id throughout
+    BOOST_TEST(stats.at("protocol_version").as_string() == "2025-11-25");
+    // Progress on the request's SSE stream, tied to the call.
+    auto p = host.mcp_request(*s, "tools/call", tool("progress", R"({"steps":2,"interval_ms":5})", R"({"progressToken":"t"})"));
+    BOOST_TEST(p.ok());
+    int progress = 0;
+    for (auto& n : notifications(*s))
+        if (n.find("notifications/progress") != std::string::npos && n.find(R"("progressToken":"t")") != std::string::npos)
+            ++progress;
+    BOOST_TEST(progress == 2);
+    // list_changed arrives on the GET stream (opened after initialize).
+    std::this_thread::sleep_for(200ms);
+    BOOST_TEST(host.mcp_request(*s, "tools/call", tool("toggle")).ok());
+    BOOST_TEST(wait_until([&] { return has_notification(*s, "notifications/tools/list_changed"); }));
+    // Errors pass through raw.
+    auto missing = host.mcp_request(*s, "resources/read", R"({"uri":"test://nope"})");
+    BOOST_TEST(missing.details == R"({"code":-32002,"message":"Resource not found: test://nope"})");
+    BOOST_TEST(status_of(host, inst).at("health").as_string() == "ok");
+    BOOST_TEST(host.children().empty());  // no child process for HTTP
+    s.reset();
+}
+
+BOOST_AUTO_TEST_CASE(legacy_http_sse_fallback) {
+    HttpUpstream up(true);
+    FakeHost host(coffer_plugin_entry_v1);
+    auto* inst = host.create("mcp_server", "old", http_config(up.url()));
+    auto s = host.mcp_open(inst);
+    auto list = host.mcp_request(*s, "tools/list");
+    BOOST_REQUIRE_MESSAGE(list.ok(), list.details);
+    auto raw = host.mcp_request(*s, "tools/call", tool("raw"));
+    BOOST_TEST(raw.json == kRaw);
+    auto e = host.mcp_request(*s, "tools/call", tool("echo", R"({"text":"over sse"})"));
+    BOOST_TEST(text_of(e.json) == "over sse");
+    BOOST_TEST(host.mcp_request(*s, "tools/call", tool("toggle")).ok());
+    BOOST_TEST(wait_until([&] { return has_notification(*s, "notifications/tools/list_changed"); }));
+    s.reset();
+}
+
+BOOST_AUTO_TEST_CASE(upstream_gone_mid_session) {
+    auto up = std::make_unique<HttpUpstream>();
+    FakeHost host(coffer_plugin_entry_v1);
+    auto* inst = host.create("mcp_server", "web", http_config(up->url()));
+    auto s = host.mcp_open(inst);
+    BOOST_TEST(host.mcp_request(*s, "tools/list").ok());
+    AsyncCall slow(*s, "tools/call", tool("slow", R"({"ms":10000})"));
+    std::this_thread::sleep_for(100ms);
+    up.reset();  // kill -9 of the HTTP server
+    auto r = slow.wait(3s);
+    BOOST_TEST(!r.ok());
+    auto next = host.mcp_request(*s, "tools/list");
+    BOOST_TEST(!next.ok());
+    BOOST_TEST(error_message(next.details).find("cannot reach") != std::string::npos, next.details);
+    s.reset();
+}
+
+BOOST_AUTO_TEST_CASE(unreachable_server_is_unhealthy_and_registration_still_succeeds) {
+    FakeHost host(coffer_plugin_entry_v1);
+    auto* inst = host.create("mcp_server", "down", http_config("http://127.0.0.1:1/mcp"));
+    // Known down right after registration (a background TCP check), before any call.
+    BOOST_TEST(wait_until([&] { return status_of(host, inst).at("health").as_string() == "unhealthy"; }));
+    BOOST_TEST(status_of(host, inst).at("last_error").as_string().find("Connection refused") != std::string::npos);
+    auto s = host.mcp_open(inst);
+    auto r = host.mcp_request(*s, "tools/list");
+    BOOST_TEST(error_reason(r.details) == "start_failed");
+    BOOST_TEST(error_message(r.details).find("cannot reach 127.0.0.1:1") != std::string::npos, r.details);
+    auto st = status_of(host, inst);
+    BOOST_TEST(st.at("health").as_string() == "unhealthy");
+    BOOST_TEST(st.at("last_error").as_string().find("Connection refused") != std::string::npos, st);
+    auto fast = host.mcp_request(*s, "tools/list");
+    BOOST_TEST(error_reason(fast.details) == "unhealthy");
+    s.reset();
+}
+
+BOOST_AUTO_TEST_SUITE_END()

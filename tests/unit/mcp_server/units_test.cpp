@@ -1,0 +1,138 @@
+// Pure units of the mcp_server plugin: raw JSON spans, server names, config rules, the SSE
+// parser and the backoff.
+#include <boost/test/unit_test.hpp>
+
+#include "config.hpp"
+#include "health.hpp"
+#include "json_span.hpp"
+#include "names.hpp"
+#include "sse.hpp"
+
+using namespace coffer::mcp_server;
+
+BOOST_AUTO_TEST_SUITE(units)
+
+BOOST_AUTO_TEST_CASE(member_span_keeps_exact_bytes) {
+    std::string msg = R"({"jsonrpc":"2.0","id":7,"result":{"z":1.50,"a":[1e2,-0.0,"x\"}"]} ,"extra":null})";
+    auto r = member_span(msg, "result");
+    BOOST_REQUIRE(r);
+    BOOST_TEST(*r == R"({"z":1.50,"a":[1e2,-0.0,"x\"}"]})");
+    BOOST_TEST(*member_span(msg, "id") == "7");
+    BOOST_TEST(*member_span(msg, "extra") == "null");
+    BOOST_TEST(!member_span(msg, "error"));
+    BOOST_TEST(!member_span("[1,2]", "a"));
+    BOOST_TEST(!member_span("{}", "a"));
+    BOOST_TEST(!member_span(R"({"a":)", "a"));         // truncated: no read past the end
+    BOOST_TEST(!member_span(R"({"a":"unterminated)", "a"));
+}
+
+BOOST_AUTO_TEST_CASE(member_span_unescapes_keys) {
+    BOOST_TEST(*member_span(R"({"\u0072esult":1})", "result") == "1");
+    BOOST_TEST(*member_span(R"( { "a\"b" : {"x":[{}]} , "r" : true } )", "r") == "true");
+    BOOST_TEST(*member_span(R"({"\ud83d\ude00":2})", "\xF0\x9F\x98\x80") == "2");
+}
+
+BOOST_AUTO_TEST_CASE(array_elements_and_splice) {
+    auto items = array_elements(R"([{"a":1}, 2 ,"x,y",[3]])");
+    BOOST_REQUIRE(items);
+    BOOST_REQUIRE(items->size() == 4u);
+    BOOST_TEST((*items)[0] == R"({"a":1})");
+    BOOST_TEST((*items)[2] == R"("x,y")");
+    BOOST_TEST((*items)[3] == "[3]");
+    BOOST_TEST(array_elements("[]")->empty());
+    std::string p = R"({"name":"t","_meta":{"progressToken":"abc"}})";
+    auto meta = member_span(p, "_meta");
+    auto tok = member_span(*meta, "progressToken");
+    BOOST_TEST(splice(p, *tok, "17") == R"({"name":"t","_meta":{"progressToken":17}})");
+}
+
+BOOST_AUTO_TEST_CASE(server_names) {
+    BOOST_TEST(server_name_problem("github").empty());
+    BOOST_TEST(server_name_problem("my-server_2").empty());
+    BOOST_TEST(server_name_problem("a__b").find("__") != std::string::npos);
+    BOOST_TEST(!server_name_problem("a_").empty());
+    BOOST_TEST(!server_name_problem("").empty());
+    BOOST_TEST(!server_name_problem("has space").empty());
+    BOOST_TEST(!server_name_problem("Coffer").empty());
+    BOOST_TEST(!server_name_problem(std::string(33, 'a')).empty());
+    BOOST_TEST(server_name_problem(std::string(32, 'a')).empty());
+    BOOST_TEST(exposed_name("a", "search") == "a__search");
+    BOOST_TEST(exposed_name_fits(std::string(32, 'a'), std::string(30, 'b')));
+    BOOST_TEST(!exposed_name_fits(std::string(32, 'a'), std::string(31, 'b')));
+    BOOST_TEST(!exposed_name_fits("a", "has.dot"));
+}
+
+namespace {
+std::vector<std::string> problems(const std::string& config) {
+    coffer::sdk::Validation v;
+    validate_config(boost::json::parse(config).as_object(), v);
+    std::vector<std::string> out;
+    for (auto& e : v.errors()) out.emplace_back(e.at("pointer").as_string());
+    return out;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(config_rules) {
+    BOOST_TEST(problems(R"({"command":"npx","args":["-y","x"],"env":{"A":"1"},"cwd":"/tmp"})").empty());
+    BOOST_TEST(problems(R"({"url":"http://127.0.0.1:3000/mcp","headers":{"Authorization":"credref:gh"}})").empty());
+    BOOST_TEST(problems(R"({})") == std::vector<std::string>{""});
+    BOOST_TEST(problems(R"({"command":"x","url":"http://a/"})") == std::vector<std::string>{""});
+    BOOST_TEST(problems(R"({"url":"ftp://host/x"})") == std::vector<std::string>{"/url"});
+    BOOST_TEST(problems(R"({"url":"http://a/","headers":{"Mcp-Session-Id":"x"}})") == std::vector<std::string>{"/headers/Mcp-Session-Id"});
+    BOOST_TEST(problems(R"({"url":"http://a/","headers":{"X":"a\r\nb"}})") == std::vector<std::string>{"/headers/X"});
+    BOOST_TEST(problems(R"({"command":"x","env":{"T":"credref:"}})") == std::vector<std::string>{"/env/T"});
+    BOOST_TEST(problems(R"({"command":"x","cwd":"relative/dir"})") == std::vector<std::string>{"/cwd"});
+    BOOST_TEST(problems(R"({"command":" npx -y"})") == std::vector<std::string>{"/command"});
+
+    auto c = parse_config("s", boost::json::parse(R"({"command":"x","env":{"T":"credref:tok","U":"plain"}})").as_object());
+    BOOST_TEST(c.timeout.count() == 60000);
+    BOOST_TEST(c.auto_enable_new);
+    BOOST_TEST(c.first_credential_reference() == "env T");
+    BOOST_TEST(c.describe().find("credref") == std::string::npos);  // values never described
+}
+
+BOOST_AUTO_TEST_CASE(sse_parser) {
+    SseParser p;
+    std::vector<SseEvent> got;
+    auto on = [&](const SseEvent& e) { got.push_back(e); };
+    BOOST_TEST(p.feed(": comment\r\nid: 1\r\nevent: endpoint\r\ndata: /messages?s=1\r\n\r\ndata: {\"a\":", on));
+    BOOST_TEST(p.feed("1}\n\ndata: line1\ndata:line2\n\nretry: 250\n\n", on));
+    BOOST_REQUIRE(got.size() == 4u);
+    BOOST_TEST(got[0].type == "endpoint");
+    BOOST_TEST(got[0].data == "/messages?s=1");
+    BOOST_TEST(got[0].id == "1");
+    BOOST_TEST(got[1].type == "message");
+    BOOST_TEST(got[1].data == "{\"a\":1}");
+    BOOST_TEST(got[2].data == "line1\nline2");
+    BOOST_TEST(*got[3].retry == 250);
+    // CR LF split across chunks is one line end.
+    SseParser q;
+    got.clear();
+    q.feed("data: x\r", on);
+    q.feed("\n\r\n", on);
+    BOOST_REQUIRE(got.size() == 1u);
+    BOOST_TEST(got[0].data == "x");
+}
+
+BOOST_AUTO_TEST_CASE(backoff_is_bounded_and_single_flight) {
+    Health h;
+    auto t0 = Health::Clock::now();
+    BOOST_TEST(!h.admit(t0));  // never tried: admitted
+    h.start_failed("boom", false, t0);
+    BOOST_TEST(h.state() == "unhealthy");
+    BOOST_TEST(h.admit(t0 + std::chrono::milliseconds(100)).has_value());  // within the first delay
+    BOOST_TEST(!h.admit(t0 + Health::kBackoffBase));                          // due: one attempt
+    BOOST_TEST(h.admit(t0 + Health::kBackoffBase).has_value());               // a second waits for it
+    h.start_failed("boom", false, t0);
+    h.start_failed("boom", false, t0);
+    BOOST_TEST(h.retry_in(t0).count() >= Health::kBackoffBase.count() * 4);
+    for (int i = 0; i < 30; ++i) h.start_failed("boom", false, t0);
+    BOOST_TEST(h.retry_in(t0).count() <= Health::kBackoffMax.count() + 1);
+    h.connected("2025-11-25", R"({"name":"x"})");
+    BOOST_TEST(h.state() == "ok");
+    BOOST_TEST(!h.admit(t0));
+    auto j = h.to_json(t0);
+    BOOST_TEST(j.at("server_info").at("name").as_string() == "x");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
