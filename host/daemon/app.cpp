@@ -14,6 +14,9 @@
 
 #include <unistd.h>
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <csignal>
 #include <cstdio>
 #include <functional>
@@ -255,6 +258,13 @@ void App::shutdown() {
 }
 
 int App::run() {
+    // Hold SIGTERM/SIGINT until the signal set is armed, so a stop requested during startup
+    // still ends in a clean shutdown (threads started below inherit the mask).
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGTERM);
+    sigaddset(&stop_signals, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
     started_at_ = core::now_iso();
     if (auto r = prepare_vault(); !r) {
         std::fprintf(stderr, "coffer-daemon: %s\n", r.error().message.c_str());
@@ -304,6 +314,7 @@ int App::run() {
     signals_.async_wait([this](boost::system::error_code ec, int) {
         if (!ec) request_stop();
     });
+    pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);  // a pending stop is delivered now
     core::log::info("ready", {{"port", port_}, {"pid", static_cast<std::int64_t>(::getpid())},
                               {"vault", opt_.home.string()}, {"version", COFFER_VERSION}});
     if (opt_.log_stderr) std::fprintf(stderr, "coffer-daemon ready on http://127.0.0.1:%u (vault %s)\n", port_, opt_.home.c_str());
