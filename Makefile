@@ -27,6 +27,7 @@ test: build
 
 bench: build
 	$(BUILD)/bin/coffer-bench-foundation
+	$(BUILD)/bin/coffer-bench-skill
 
 clean:
 	rm -rf $(BUILD)
