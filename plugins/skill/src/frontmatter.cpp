@@ -460,6 +460,21 @@ private:
         while (pos < s.size() && is_space(s[pos])) ++pos;
     }
 
+    // After one item of a [ … ] or { … }: consumes a ',' (false: more items follow) or the closing
+    // bracket, also after a trailing ',' (true: the collection ended); anything else is an error.
+    bool flow_item_end(std::string_view s, std::size_t& pos, int line, char close, const char* expected) {
+        skip_ws(s, pos);
+        if (pos < s.size() && s[pos] == ',') {
+            ++pos;
+            skip_ws(s, pos);
+            if (pos >= s.size() || s[pos] != close) return false;
+        } else if (pos >= s.size() || s[pos] != close) {
+            fail(line, expected);
+        }
+        ++pos;
+        return true;
+    }
+
     json::value flow_value(std::string_view s, std::size_t& pos, int line, std::size_t depth, bool as_key) {
         check_depth(depth, line);
         skip_ws(s, pos);
@@ -478,20 +493,7 @@ private:
                 skip_ws(s, pos);
                 if (pos < s.size() && s[pos] == ':')
                     fail(line, "'key: value' pairs inside [ … ] are not supported; use { … }");
-                if (pos < s.size() && s[pos] == ',') {
-                    ++pos;
-                    skip_ws(s, pos);
-                    if (pos < s.size() && s[pos] == ']') {
-                        ++pos;
-                        return arr;
-                    }
-                    continue;
-                }
-                if (pos < s.size() && s[pos] == ']') {
-                    ++pos;
-                    return arr;
-                }
-                fail(line, "expected ',' or ']' in a [ … ] list");
+                if (flow_item_end(s, pos, line, ']', "expected ',' or ']' in a [ … ] list")) return arr;
             }
         }
         if (c == '{') {
@@ -515,21 +517,7 @@ private:
                 std::string k(key.as_string());
                 if (obj.contains(k)) fail(line, "duplicate key '" + k + "'");
                 obj[k] = std::move(value);
-                skip_ws(s, pos);
-                if (pos < s.size() && s[pos] == ',') {
-                    ++pos;
-                    skip_ws(s, pos);
-                    if (pos < s.size() && s[pos] == '}') {
-                        ++pos;
-                        return obj;
-                    }
-                    continue;
-                }
-                if (pos < s.size() && s[pos] == '}') {
-                    ++pos;
-                    return obj;
-                }
-                fail(line, "expected ',' or '}' in a { … } mapping");
+                if (flow_item_end(s, pos, line, '}', "expected ',' or '}' in a { … } mapping")) return obj;
             }
         }
         if (c == '"' || c == '\'') return json::string(quoted_inline(s, pos, line));
