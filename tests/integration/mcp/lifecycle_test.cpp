@@ -36,10 +36,8 @@ std::vector<json::object> pid_files(const fs::path& vault) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(provider_sessions_end_with_the_session) {
-    TempDir dir;
-    Daemon d(dir.path() / "vault", {{"COFFER_MCP_IDLE_TIMEOUT", "1"}});
-    install_test_plugins(d.vault(), {"mcp_echo"});
-    BOOST_REQUIRE_MESSAGE(d.start(), d.log());
+    EchoDaemon echo(std::map<std::string, std::string>{{"COFFER_MCP_IDLE_TIMEOUT", "1"}});
+    auto& d = echo.d;
     add_echo(d, "a");
 
     McpClient one(d), two(d);
@@ -80,10 +78,8 @@ BOOST_AUTO_TEST_CASE(provider_sessions_end_with_the_session) {
 }
 
 BOOST_AUTO_TEST_CASE(agent_identity_and_scope) {
-    TempDir dir;
-    Daemon d(dir.path() / "vault");
-    install_test_plugins(d.vault(), {"mcp_echo"});
-    BOOST_REQUIRE_MESSAGE(d.start(), d.log());
+    EchoDaemon echo;
+    auto& d = echo.d;
     add_echo(d, "shared");
     add_echo(d, "codexonly", "{}", R"(,"scope":[{"machine":"*","agents":["codex"]}])");
 
@@ -106,10 +102,8 @@ BOOST_AUTO_TEST_CASE(agent_identity_and_scope) {
 }
 
 BOOST_AUTO_TEST_CASE(lifecycle_changes_close_provider_sessions_first) {
-    TempDir dir;
-    Daemon d(dir.path() / "vault");
-    install_test_plugins(d.vault(), {"mcp_echo"});
-    BOOST_REQUIRE_MESSAGE(d.start(), d.log());
+    EchoDaemon echo;
+    auto& d = echo.d;
     add_echo(d, "a");
     McpClient c(d);
     c.initialize();
@@ -210,10 +204,8 @@ BOOST_AUTO_TEST_CASE(upstream_children_are_recorded_killed_and_swept) {
 }
 
 BOOST_AUTO_TEST_CASE(a_provider_that_cannot_open_does_not_break_the_others) {
-    TempDir dir;
-    Daemon d(dir.path() / "vault");
-    install_test_plugins(d.vault(), {"mcp_echo"});
-    BOOST_REQUIRE_MESSAGE(d.start(), d.log());
+    EchoDaemon echo;
+    auto& d = echo.d;
     add_echo(d, "good");
     add_echo(d, "broken", R"({"fail_open":true})");
     McpClient c(d);
@@ -229,10 +221,8 @@ BOOST_AUTO_TEST_CASE(a_provider_that_cannot_open_does_not_break_the_others) {
 }
 
 BOOST_AUTO_TEST_CASE(a_slow_hook_does_not_stall_the_gateway) {
-    TempDir dir;
-    Daemon d(dir.path() / "vault");
-    install_test_plugins(d.vault(), {"mcp_echo"});
-    BOOST_REQUIRE_MESSAGE(d.start(), d.log());
+    EchoDaemon echo;
+    auto& d = echo.d;
     add_echo(d, "a");
     McpClient c(d);
     c.initialize();

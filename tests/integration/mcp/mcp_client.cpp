@@ -1,5 +1,7 @@
 #include "mcp_client.hpp"
 
+#include <stdexcept>
+
 #include <thread>
 
 namespace coffer::test {
@@ -126,6 +128,11 @@ void add_echo(Daemon& d, const std::string& name, const std::string& config, con
     auto body = R"({"kind":"mcp_echo","name":")" + name + R"(","config":)" + config + extra + "}";
     auto r = d.call("POST", "/api/v1/resources", body);
     if (r.status != 201) throw std::runtime_error("cannot create mcp_echo:" + name + ": " + r.body);
+}
+
+EchoDaemon::EchoDaemon(std::map<std::string, std::string> env) : d(dir.path() / "vault", std::move(env)) {
+    install_test_plugins(d.vault(), {"mcp_echo"});
+    if (!d.start()) throw std::runtime_error("coffer-daemon did not start:\n" + d.log());
 }
 
 }  // namespace coffer::test

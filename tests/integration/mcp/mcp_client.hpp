@@ -60,4 +60,12 @@ bool eventually(const std::function<bool()>& fn, std::chrono::milliseconds timeo
 boost::json::object echo_status(Daemon& d, const std::string& name);
 void add_echo(Daemon& d, const std::string& name, const std::string& config = "{}", const std::string& extra = "");
 
+// A real daemon on a temporary vault with the mcp_echo provider plugin installed, started and
+// ready (throws with the daemon's log when it does not start).
+struct EchoDaemon {
+    TempDir dir;
+    Daemon d;
+    explicit EchoDaemon(std::map<std::string, std::string> env = {});
+};
+
 }  // namespace coffer::test

@@ -15,12 +15,8 @@ namespace json = boost::json;
 
 namespace {
 
-struct Fixture {
-    TempDir dir;
-    Daemon d{dir.path() / "vault"};
+struct Fixture : EchoDaemon {
     Fixture() {
-        install_test_plugins(d.vault(), {"mcp_echo"});
-        BOOST_REQUIRE_MESSAGE(d.start(), d.log());
         add_echo(d, "a");
         add_echo(d, "b");
     }
@@ -272,10 +268,8 @@ BOOST_FIXTURE_TEST_CASE(cancellation_reaches_the_provider, Fixture) {
 }
 
 BOOST_AUTO_TEST_CASE(pages_across_providers) {
-    TempDir dir;
-    Daemon d(dir.path() / "vault", {{"COFFER_MCP_PAGE_SIZE", "100"}});
-    install_test_plugins(d.vault(), {"mcp_echo"});
-    BOOST_REQUIRE_MESSAGE(d.start(), d.log());
+    EchoDaemon echo(std::map<std::string, std::string>{{"COFFER_MCP_PAGE_SIZE", "100"}});
+    auto& d = echo.d;
     add_echo(d, "p", R"({"extra_tools":250,"page_size":40})");  // the provider pages too
     add_echo(d, "q", R"({"extra_tools":30,"bad_name":true})");
     McpClient c(d);
@@ -297,10 +291,8 @@ BOOST_AUTO_TEST_CASE(pages_across_providers) {
 }
 
 BOOST_AUTO_TEST_CASE(batches_in_a_2025_03_26_session) {
-    TempDir dir;
-    Daemon d(dir.path() / "vault");
-    install_test_plugins(d.vault(), {"mcp_echo"});
-    BOOST_REQUIRE_MESSAGE(d.start(), d.log());
+    EchoDaemon echo;
+    auto& d = echo.d;
     add_echo(d, "a");
     McpClient c(d);
     BOOST_TEST(c.initialize("2025-03-26").json.at("result").at("protocolVersion").as_string() == "2025-03-26");

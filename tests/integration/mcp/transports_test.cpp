@@ -14,12 +14,8 @@ namespace json = boost::json;
 
 namespace {
 
-struct Fixture {
-    TempDir dir;
-    Daemon d{dir.path() / "vault"};
+struct Fixture : EchoDaemon {
     Fixture() {
-        install_test_plugins(d.vault(), {"mcp_echo"});
-        BOOST_REQUIRE_MESSAGE(d.start(), d.log());
         add_echo(d, "a");
     }
 };
