@@ -64,7 +64,9 @@ int Context::respond(const client::ApiReply& reply,
                      const std::function<void(const json::value&)>& human) {
     if (!reply.ok()) return report(reply);
     if (!reply.trace.empty()) note("trace: " + reply.trace);
-    if (json())
+    if (json() && !reply.raw.empty() && !reply.body.is_null())
+        out_ << reply.raw << '\n';  // compact JSON already: print it as sent
+    else if (json())
         print_json(reply.body.is_null() ? json::value(json::object()) : reply.body);
     else
         human(reply.body);

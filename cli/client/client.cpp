@@ -3,6 +3,7 @@
 #include "client/codes.hpp"
 #include "client/errors.hpp"
 
+#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -56,9 +57,12 @@ ApiReply Client::call(std::string_view method, std::string target,
     reply.trace = res->header("X-Coffer-Trace").value_or("");
     boost::system::error_code ec;
     if (!res->body.empty()) {
-        reply.body = json::parse(res->body, ec);
+        // One arena for the whole document: a list of a thousand resources is tens of thousands
+        // of small nodes, and the CLI lives for one call.
+        reply.body = json::parse(res->body, ec, json::make_shared_resource<json::monotonic_resource>());
         if (ec) reply.body = nullptr;
     }
+    reply.raw = std::move(res->body);
     if (res->status >= 200 && res->status < 300) {
         if (ec) {
             reply.outcome = ApiReply::Outcome::api_error;

@@ -23,6 +23,7 @@ struct ApiReply {
     Outcome outcome = Outcome::unreachable;
     int status = 0;              // HTTP status, 0 when unreachable
     boost::json::value body;     // parsed body (null if empty or not JSON)
+    std::string raw;             // the body exactly as the daemon sent it
     core::Error error;           // when not ok
     std::string trace;           // X-Coffer-Trace of the response
 
