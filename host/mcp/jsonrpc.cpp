@@ -104,14 +104,24 @@ Parsed parse(std::string_view body) {
 
 std::string id_key(const json::value& id) { return json::serialize(id); }
 
-std::string result(const json::value& id, std::string_view raw) {
-    std::string out = "{\"jsonrpc\":\"2.0\",\"id\":";
-    out += json::serialize(id);
-    out += ",\"result\":";
+namespace {
+// {"jsonrpc":"2.0","id":<id>,"<member>":<raw>}, with `raw` spliced in unchanged.
+std::string response(const json::value& id, std::string_view member, std::string_view raw) {
+    std::string id_text = json::serialize(id);
+    std::string out;
+    out.reserve(32 + id_text.size() + member.size() + raw.size());
+    out += "{\"jsonrpc\":\"2.0\",\"id\":";
+    out += id_text;
+    out += ",\"";
+    out += member;
+    out += "\":";
     out += raw;
     out += '}';
     return out;
 }
+}  // namespace
+
+std::string result(const json::value& id, std::string_view raw) { return response(id, "result", raw); }
 
 std::string error(const json::value& id, int c, std::string_view message, const json::value& data) {
     json::object e{{"code", c}, {"message", message}};
@@ -119,14 +129,7 @@ std::string error(const json::value& id, int c, std::string_view message, const 
     return error_raw(id, json::serialize(e));
 }
 
-std::string error_raw(const json::value& id, std::string_view raw) {
-    std::string out = "{\"jsonrpc\":\"2.0\",\"id\":";
-    out += json::serialize(id);
-    out += ",\"error\":";
-    out += raw;
-    out += '}';
-    return out;
-}
+std::string error_raw(const json::value& id, std::string_view raw) { return response(id, "error", raw); }
 
 std::string request(const json::value& id, std::string_view method, std::string_view raw_params) {
     std::string out = "{\"jsonrpc\":\"2.0\",\"id\":";

@@ -1,4 +1,5 @@
 #include "http_client.hpp"
+#include "socket.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -15,20 +16,8 @@ namespace coffer::test {
 HttpResult http_request(std::uint16_t port, const std::string& method, const std::string& target,
                         const std::string& body, const std::map<std::string, std::string>& headers) {
     HttpResult out;
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int fd = connect_loopback(port, 30);
     if (fd < 0) return out;
-    timeval tv{30, 0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(port);
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-        close(fd);
-        return out;
-    }
     std::string req = method + " " + target + " HTTP/1.1\r\n";
     bool has_host = false;
     for (auto& [k, v] : headers) {

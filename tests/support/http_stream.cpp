@@ -1,4 +1,5 @@
 #include "http_stream.hpp"
+#include "socket.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -21,19 +22,8 @@ std::string lower(std::string s) {
 
 HttpStream::HttpStream(std::uint16_t port, const std::string& method, const std::string& target, const std::string& body,
                        const std::map<std::string, std::string>& headers) {
-    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    fd_ = connect_loopback(port);
     if (fd_ < 0) return;
-    int one = 1;
-    setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(port);
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-        ::close(fd_);
-        fd_ = -1;
-        return;
-    }
     std::string req = method + " " + target + " HTTP/1.1\r\n";
     bool has_host = false, has_type = false;
     for (auto& [k, v] : headers) {

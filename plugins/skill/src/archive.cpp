@@ -41,16 +41,6 @@ std::string join(const std::vector<std::string>& parts) {
     return out;
 }
 
-std::string parent_of(const std::string& rel) {
-    auto slash = rel.rfind('/');
-    return slash == std::string::npos ? std::string() : rel.substr(0, slash);
-}
-
-std::string base_of(const std::string& rel) {
-    auto slash = rel.rfind('/');
-    return slash == std::string::npos ? rel : rel.substr(slash + 1);
-}
-
 // Resolves a link target written relative to the link's folder; nothing when it leaves the root.
 std::optional<std::string> resolve_relative(const std::string& link_rel, std::string_view target) {
     auto parts = split(parent_of(link_rel));

@@ -2,6 +2,7 @@
 
 #include "fsx.hpp"
 #include "limits.hpp"
+#include "tree.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -19,15 +20,6 @@
 namespace coffer::plugins::skill {
 
 namespace {
-
-std::string parent_of(const std::string& rel) {
-    auto slash = rel.rfind('/');
-    return slash == std::string::npos ? std::string() : rel.substr(0, slash);
-}
-std::string base_of(const std::string& rel) {
-    auto slash = rel.rfind('/');
-    return slash == std::string::npos ? rel : rel.substr(slash + 1);
-}
 
 // Every folder that holds a file of `files` (and their parents), deepest first.
 std::vector<std::string> folders_of(const FileMap& files) {

@@ -3,6 +3,7 @@
 #include "archive.hpp"
 #include "fsx.hpp"
 #include "limits.hpp"
+#include "tree.hpp"
 
 #include <coffer/sdk.hpp>
 
@@ -17,15 +18,6 @@
 namespace coffer::plugins::skill {
 
 namespace {
-
-std::string parent_of(const std::string& rel) {
-    auto slash = rel.rfind('/');
-    return slash == std::string::npos ? std::string() : rel.substr(0, slash);
-}
-std::string base_of(const std::string& rel) {
-    auto slash = rel.rfind('/');
-    return slash == std::string::npos ? rel : rel.substr(slash + 1);
-}
 
 void add(std::vector<Issue>& issues, std::vector<std::string>& problems) {
     for (auto& p : problems) issues.push_back({false, std::move(p)});

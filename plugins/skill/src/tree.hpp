@@ -14,6 +14,16 @@ namespace coffer::plugins::skill {
 
 namespace fs = std::filesystem;
 
+// "a/b/c" -> "a/b" and "c"; a top-level name has an empty parent.
+inline std::string parent_of(std::string_view rel) {
+    auto slash = rel.rfind('/');
+    return slash == std::string_view::npos ? std::string() : std::string(rel.substr(0, slash));
+}
+inline std::string base_of(std::string_view rel) {
+    auto slash = rel.rfind('/');
+    return std::string(slash == std::string_view::npos ? rel : rel.substr(slash + 1));
+}
+
 struct FileEntry {
     std::string rel;     // "scripts/run.sh" ('/'-separated, no "." or "..")
     fs::path src;        // where the bytes are read from
