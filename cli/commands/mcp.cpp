@@ -1,4 +1,4 @@
-// coffer mcp add|list|show|status|update|delete|enable|disable|test|tools|refresh — upstream MCP
+// coffer mcp add|list|show|status|update|delete|enable|disable|test|refresh — upstream MCP
 // servers (resources of kind mcp_server) over the generic resource routes, plus the gateway's
 // refresh. See docs/cli.md and docs/mcp-gateway.md.
 #include "commands/mcp.hpp"
@@ -409,30 +409,6 @@ int test(Context& ctx, const Invocation& inv) {
     return code == exit_code::ok && !ok ? exit_code::failed : code;
 }
 
-std::string first_line(std::string s, std::size_t max) {
-    if (auto nl = s.find('\n'); nl != std::string::npos) s = s.substr(0, nl);
-    if (s.size() > max) s = s.substr(0, max - 3) + "...";
-    return s;
-}
-
-int tools(Context& ctx, const Invocation& inv) {
-    const std::string& name = inv.args[0];
-    auto reply = ctx.call("POST", client::api_path({"resources", kKind, name, "actions", "tools"}), json::value(json::object()));
-    return ctx.respond(reply, [&](const json::value& body) {
-        const auto* list = field(field(body, "result"), "tools").if_array();
-        if (!list || list->empty()) {
-            ctx.out() << name << " offers no tools\n";
-            return;
-        }
-        std::vector<std::vector<std::string>> rows;
-        for (const auto& t : *list) {
-            std::string tool = text_field(t, "name");
-            rows.push_back({name + "__" + tool, ctx.verbose() ? text_field(t, "description") : first_line(text_field(t, "description"), 80)});
-        }
-        print_table(ctx.out(), {"TOOL", "DESCRIPTION"}, rows);
-    });
-}
-
 int refresh(Context& ctx, const Invocation&) {
     auto reply = ctx.call("POST", client::api_path({"mcp", "refresh"}), json::value(json::object()));
     return ctx.respond(reply, [&](const json::value&) {
@@ -482,9 +458,9 @@ void register_mcp_commands(Registry& r) {
            [](Context& c, const Invocation& i) { return toggle(c, i, "disable"); }});
     r.add({"mcp", "test", "<name>", "connect to the server, list its capabilities, report (exit 1 when it fails)", {},
            1, 1, test});
-    r.add({"mcp", "tools", "<name>", "the server's tools as clients see them (<name>__<tool>)", {}, 1, 1, tools});
     r.add({"mcp", "refresh", "", "drop the gateway's cached lists; connected clients are told to re-list", {}, 0, 0,
            refresh});
+    register_mcp_curation_commands(r);  // tools, tool/resource/prompt enable|disable, invocations
 }
 
 }  // namespace coffer::cli

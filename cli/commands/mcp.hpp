@@ -14,4 +14,9 @@ namespace coffer::cli {
 // redirections. Throws std::invalid_argument for an unterminated quote or a trailing backslash.
 std::vector<std::string> split_command_line(std::string_view text);
 
+class Registry;
+// mcp_curation.cpp: `coffer mcp tools`, `coffer mcp tool|resource|prompt enable|disable`,
+// `coffer mcp invocations`.
+void register_mcp_curation_commands(Registry& r);
+
 }  // namespace coffer::cli

@@ -1,5 +1,6 @@
 #include "daemon/app.hpp"
 
+#include "daemon/curation_routes.hpp"
 #include "core/clock.hpp"
 #include "core/files.hpp"
 #include "core/log.hpp"
@@ -120,6 +121,13 @@ core::Result<void> App::start_resources() {
     // list_changed.
     resources_->providers().set_closer([this](const std::string& uid) { gateway_->close_instance(uid); });
     resources_->providers().set_listener([this] { gateway_->providers_changed(); });
+    // Curation (G-20…G-22) and the invocation log (G-23): read by the gateway, written here.
+    curation_ = std::make_unique<curation::Curation>(*db_, svc_.get_executor());
+    if (auto r = curation_->load(); !r) return r;
+    curation_->on_change([this](curation::Type) { gateway_->providers_changed(); });
+    invocations_ = std::make_unique<curation::InvocationLog>(*db_, svc_.get_executor());
+    resource::register_retained_table({"invocations", "ts_ms", 30, "mcp_invocations"});
+    gateway_->attach(curation_.get(), invocations_.get());
     resources_->start_all();
     return {};
 }
@@ -127,6 +135,7 @@ core::Result<void> App::start_resources() {
 core::Result<void> App::start_http() {
     token_ = core::random_hex(32);
     api_ = std::make_unique<api::Api>(api::Context{*this, *resources_, *registry_, *db_}, svc_.get_executor());
+    add_curation_routes(*api_, CurationDeps{*resources_, *registry_, *gateway_, *curation_, *db_});
     api_->mount(api::Mount{
         mcp::Gateway::paths(),
         [this](http::Request&& r, http::Respond respond) { gateway_->handle(std::move(r), std::move(respond)); },
@@ -239,6 +248,7 @@ void App::shutdown() {
     auto fut = done.get_future();
     boost::asio::post(svc_, [this, &done] {
         if (retention_timer_) retention_timer_->cancel();
+        if (invocations_) invocations_->flush();  // what the closed sessions recorded last
         if (resources_) resources_->stop_all();
         if (registry_) registry_->shutdown();
         if (db_) (void)resource::write_audit(*db_, "system", "daemon_stopped", "daemon", json::object{});

@@ -2,6 +2,8 @@
 #pragma once
 
 #include "api/api.hpp"
+#include "curation/curation.hpp"
+#include "curation/invocations.hpp"
 #include "daemon/options.hpp"
 #include "daemon/upstream_pids.hpp"
 #include "daemon/vault_lock.hpp"
@@ -64,6 +66,8 @@ private:
     std::unique_ptr<plugin::Registry> registry_;
     std::unique_ptr<resource::Service> resources_;
     std::unique_ptr<UpstreamPids> pids_;
+    std::unique_ptr<curation::Curation> curation_;         // outlive the gateway, which reads them
+    std::unique_ptr<curation::InvocationLog> invocations_;
     std::unique_ptr<mcp::Gateway> gateway_;
     std::unique_ptr<api::Api> api_;
     std::unique_ptr<http::Server> server_;

@@ -1,6 +1,7 @@
 #include "mcp/catalog.hpp"
 
 #include "core/log.hpp"
+#include "mcp/curate.hpp"
 #include "mcp/names.hpp"
 #include "mcp/raw_json.hpp"
 #include "mcp/session.hpp"
@@ -52,6 +53,8 @@ struct Job : std::enable_shared_from_this<Job> {
     std::size_t page_size = 0;
     long long ttl_ms = 0;
     std::function<void(const std::string& result_body)> respond;
+    Visible vis;                                  // the providers, by index as in `per`
+    curation::Curation* curator = nullptr;        // hides disabled capabilities (G-20)
 };
 
 }  // namespace
@@ -91,8 +94,11 @@ void finish(const std::shared_ptr<Job>& job) {
     if (!session || session->closed()) return;
 
     std::vector<const std::pair<std::string, std::string>*> all;
-    for (auto& items : job->per)
-        for (auto& it : items) all.push_back(&it);
+    for (std::size_t i = 0; i < job->per.size(); ++i) {
+        curate::Filter shown(job->curator, job->method, *job->vis.list[i]);
+        for (auto& it : job->per[i])
+            if (shown.keep(it.first)) all.push_back(&it);
+    }
     std::stable_sort(all.begin(), all.end(), [](auto* a, auto* b) { return a->first < b->first; });
     all.erase(std::unique(all.begin(), all.end(), [](auto* a, auto* b) { return a->first == b->first; }), all.end());
 
@@ -149,6 +155,7 @@ void fetch(const std::shared_ptr<Job>& job, std::size_t index, const std::shared
         auto cursor = next ? raw::decode_string(*next) : std::nullopt;
         if (cursor && !cursor->empty() && page + 1 < kMaxProviderPages)
             return fetch(job, index, link, *cursor, page + 1);
+        curate::observe(job->curator, job->method, *job->vis.list[index], items);
         link->lists()[job->method] = Link::CachedList{items, std::chrono::steady_clock::now()};
         provider_done(job);
     });
@@ -171,7 +178,9 @@ void Catalog::list(Session& s, const std::shared_ptr<Exchange>& ex, const std::s
     job->respond = [w = s.weak_from_this(), ex](const std::string& body) {
         if (auto session = w.lock()) session->answer(ex, rpc::result(ex->id, body));
     };
-    auto vis = s.visible();
+    job->vis = s.visible();
+    job->curator = s.env_.curator;
+    auto& vis = job->vis;
     job->per.resize(vis.list.size());
     auto now = std::chrono::steady_clock::now();
     std::vector<std::pair<std::size_t, std::shared_ptr<Link>>> to_fetch;

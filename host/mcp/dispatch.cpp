@@ -1,11 +1,13 @@
 // Session: what each client request does (the method table), and routing to providers (G-3).
 #include "mcp/bridge.hpp"
 #include "mcp/catalog.hpp"
+#include "mcp/curate.hpp"
 #include "mcp/names.hpp"
 #include "mcp/raw_json.hpp"
 #include "mcp/session.hpp"
 
 #include "core/log.hpp"
+#include "curation/invocations.hpp"
 
 #include <boost/json.hpp>
 
@@ -149,10 +151,14 @@ void Session::route_named(const std::shared_ptr<Exchange>& ex, const std::string
                     std::string("Unknown ") + what + " '" + name + "': names have the form <server>__<" + what + ">");
     auto vis = visible();
     auto* p = vis.find(split->server);
-    if (!p)
+    begin_invocation(ex, p ? p->name : std::string(split->server), name);
+    if (!p) {
+        end_invocation(ex, curation::outcome::unknown, rpc::code::invalid_params);
         return fail(ex, rpc::code::invalid_params,
                     std::string("Unknown ") + what + " '" + name + "': no server named '" + std::string(split->server) +
                         "' is available");
+    }
+    if (refuse_disabled(ex, *p, method, split->name, name)) return;
     params["name"] = split->name;
     route(ex, *p, method, std::move(params));
 }
@@ -164,8 +170,12 @@ void Session::route_uri(const std::shared_ptr<Exchange>& ex, const std::string& 
     auto split = names::unprefix_uri(uri);
     auto vis = visible();
     auto* p = split ? vis.find(split->server) : nullptr;
-    if (!p)
+    begin_invocation(ex, p ? p->name : split ? std::string(split->server) : std::string(), uri);
+    if (!p) {
+        end_invocation(ex, curation::outcome::unknown, not_found);
         return fail(ex, not_found, "Resource not found: " + uri, json::object{{"uri", uri}});
+    }
+    if (refuse_disabled(ex, *p, method, split->name, uri)) return;
     params["uri"] = split->name;
     route(ex, *p, method, std::move(params));
 }
@@ -193,9 +203,11 @@ void Session::route(const std::shared_ptr<Exchange>& ex, const resource::Provide
     strip_modern(params);
     std::string error;
     auto link = link_for(p, error);
-    if (!link)  // gone since the snapshot (a refused open surfaces through the call instead)
+    if (!link) {  // gone since the snapshot (a refused open surfaces through the call instead)
+        end_invocation(ex, curation::outcome::error, rpc::code::internal_error);
         return fail(ex, rpc::code::internal_error, "Server '" + p.name + "' is unavailable: " + error,
                     json::object{{"server", p.name}});
+    }
     ex->link = link;
     ex->call = link->request(method, json::serialize(params), ex,
                              [w = weak_from_this(), wex = std::weak_ptr<Exchange>(ex)](std::string r, std::string e) {
@@ -207,6 +219,7 @@ void Session::route(const std::shared_ptr<Exchange>& ex, const resource::Provide
 
 void Session::complete(const std::shared_ptr<Exchange>& ex, const std::string& result, const std::string& error) {
     ex->call = nullptr;
+    end_invocation(ex, result, error);
     if (auto in = ex->input) {  // 2026-07-28: answered input_required already; a retry may be waiting
         if (auto retry = in->waiting) {
             in->waiting.reset();

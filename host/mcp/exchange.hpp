@@ -20,6 +20,7 @@ namespace coffer::mcp {
 class Call;
 class Link;
 struct Exchange;
+struct Tracked;
 
 class ReplyChannel {
 public:
@@ -59,6 +60,7 @@ struct Exchange {
     bool done = false;
     bool cancelled = false;
     std::shared_ptr<InputWait> input;  // 2026-07-28: parked for a retry
+    std::shared_ptr<Tracked> tracked;  // a call the invocation log records (G-23; mcp/curate.hpp)
 };
 
 }  // namespace coffer::mcp

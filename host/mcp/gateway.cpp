@@ -94,6 +94,7 @@ void Gateway::shutdown() {
     tick_.cancel();
     auto all = sessions_;
     for (auto& [id, s] : all) s->close("the daemon is stopping");
+    close_probes({});
     drain_gates();  // every provider close has run before instances stop
     closed_all_ = true;
     core::log::info("mcp gateway stopped", {{"sessions", static_cast<std::int64_t>(all.size())}});
@@ -170,6 +171,7 @@ void Gateway::close_instance(const std::string& uid) {
     auto work = [this, uid] {
         auto all = sessions_;
         for (auto& [id, s] : all) s->close_provider(uid, "the server was stopped or reconfigured");
+        close_probes(uid);
         drain_gates();  // the caller (service thread) is not inside a plugin: nothing stays queued
     };
     if (net_.get_executor().running_in_this_thread()) return work();

@@ -46,6 +46,23 @@ public:
     void close_instance(const std::string& uid);
     std::size_t session_count() const { return count_; }
 
+    // Before start: capability preferences and the invocation log (either may be null).
+    void attach(curation::Curation* curator, curation::InvocationLog* log) {
+        env_.curator = curator;
+        env_.invocations = log;
+    }
+    // probe.cpp — what one server lists right now, through a short-lived provider session of the
+    // gateway's own. Any thread but the network thread; waits up to the list timeout.
+    struct Listed {
+        std::string name, description;  // the provider's own name (or URI)
+    };
+    struct Listing {
+        bool ok = false;
+        std::string error;
+        std::vector<Listed> tools, resources, prompts;
+    };
+    Listing probe(const std::string& server);
+
 private:
     // front_mcp.cpp — Streamable HTTP
     void post_mcp(http::Request& req, http::Respond respond);
@@ -64,6 +81,7 @@ private:
     void tick();
     void forget(const std::string& id);
     void drain_gates();
+    void close_probes(const std::string& uid);  // probe.cpp; empty uid: all
 
     boost::asio::io_context& net_;
     Config config_;
@@ -76,6 +94,7 @@ private:
     std::map<std::string, int> uses_;  // instance uid → open links (read by close_instance)
     std::atomic<bool> closed_all_{false};  // shutdown has closed every session
     std::map<plugin::Plugin*, std::shared_ptr<PluginGate>> gates_;
+    std::vector<std::weak_ptr<Link>> probes_;  // links of capability listings in progress
     boost::asio::steady_timer tick_;
 };
 

@@ -6,6 +6,8 @@
 #include "mcp/raw_json.hpp"
 #include "mcp/session.hpp"
 
+#include "curation/invocations.hpp"
+
 #include "core/log.hpp"
 
 #include <boost/json.hpp>
@@ -88,6 +90,7 @@ void Session::on_response(rpc::Message& m) {
 void Session::cancel(const std::shared_ptr<Exchange>& ex) {
     if (ex->done && !ex->input) return;
     ex->cancelled = true;
+    end_invocation(ex, curation::outcome::cancelled, std::nullopt);
     if (auto link = ex->link.lock(); link && ex->call) link->cancel(ex->call);
     if (auto it = listens_.find(ex->key); it != listens_.end()) {
         auto vis = visible();

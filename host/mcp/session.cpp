@@ -1,5 +1,7 @@
 #include "mcp/session.hpp"
 
+#include "curation/invocations.hpp"
+
 #include "core/log.hpp"
 #include "mcp/names.hpp"
 #include "mcp/sse.hpp"
@@ -239,6 +241,7 @@ void Session::close(std::string_view reason) {
     auto exchanges = std::move(exchanges_);
     exchanges_.clear();
     for (auto& [key, ex] : exchanges) {
+        end_invocation(ex, curation::outcome::cancelled, std::nullopt);  // in flight when the session ended
         if (ex->done) continue;
         ex->done = true;
         if (listens_.count(key)) {  // 2026-07-28: a graceful end of the subscription

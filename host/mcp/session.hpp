@@ -17,10 +17,16 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace coffer::curation {
+class Curation;
+class InvocationLog;
+}  // namespace coffer::curation
 
 namespace coffer::mcp {
 
@@ -50,6 +56,8 @@ struct Env {
     std::function<void(const std::string& id)> closed;  // the session ended: drop it from the registry
     std::function<void(const std::string& uid)> link_opened, link_closed;  // which instances are in use
     std::function<std::shared_ptr<PluginGate>(plugin::Plugin*)> gate;     // the way into a plugin
+    curation::Curation* curator = nullptr;        // capability preferences (G-20…G-22); may be null
+    curation::InvocationLog* invocations = nullptr;  // the invocation log (G-23); may be null
 };
 
 // The providers this session may see (machine and agent scope, addressable names), by name.
@@ -129,6 +137,13 @@ private:
     void ask_in_result(Link& link, const std::shared_ptr<Exchange>& ex, std::uint64_t token,
                        boost::json::object request);
     bool resume(const std::shared_ptr<Exchange>& retry, const boost::json::object& params);
+
+    // curate.cpp — curation refusals and the invocation log
+    bool refuse_disabled(const std::shared_ptr<Exchange>& ex, const resource::Provider& p, const std::string& method,
+                         std::string_view original, const std::string& exposed);
+    void begin_invocation(const std::shared_ptr<Exchange>& ex, const std::string& server, const std::string& target);
+    void end_invocation(const std::shared_ptr<Exchange>& ex, std::string_view outcome, std::optional<std::int64_t> code);
+    void end_invocation(const std::shared_ptr<Exchange>& ex, const std::string& result, const std::string& error);
 
     // The session's link to a provider, opened on first use (or again after a refused open);
     // null only when the provider is gone.

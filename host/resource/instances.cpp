@@ -20,6 +20,11 @@ std::string resource_doc(const Resource& r) {
                                         {"enabled", r.enabled},
                                         {"config", r.config}});
 }
+// Any kind that contributes to the gateway may carry this curation policy in its config (G-22).
+bool auto_enable_new(const Resource& r) {
+    auto* v = r.config.if_contains("auto_enable_new");
+    return !(v && v->is_bool() && !v->as_bool());
+}
 }  // namespace
 
 Instances::~Instances() { destroy_all(); }
@@ -34,19 +39,20 @@ core::Result<void> Instances::create(plugin::Kind& kind, const Resource& r) {
     if (!inst)
         return core::Error::make(core::code::plugin_error, "plugin '" + kind.plugin->name + "' created no instance");
     auto& l = live_[r.uid];
-    l = Live{&kind, inst, false, {}, r.uid, r.name, r.scope};
+    l = Live{&kind, inst, false, {}, r.uid, r.name, r.scope, auto_enable_new(r)};
     if (r.enabled) start(l, r.ref());
     return {};
 }
 
 void Instances::publish(const Live& l) {
-    if (l.started && l.kind->fns.mcp) providers_.publish(*l.kind, l.uid, l.name, l.scope, l.inst);
+    if (l.started && l.kind->fns.mcp) providers_.publish(*l.kind, l.uid, l.name, l.scope, l.inst, l.auto_enable_new);
 }
 
 void Instances::refresh(const Resource& r) {
     auto it = live_.find(r.uid);
     if (it == live_.end()) return;
     it->second.scope = r.scope;
+    it->second.auto_enable_new = auto_enable_new(r);
     publish(it->second);
 }
 
@@ -87,6 +93,7 @@ core::Result<void> Instances::update(const Resource& r) {
     if (l.kind->fns.update) {
         providers_.retire(l.uid);  // sessions reopen lazily against the new config
         l.scope = r.scope;
+        l.auto_enable_new = auto_enable_new(r);
         auto cfg = json::serialize(r.config);
         auto res = call(*l.kind->plugin, "update",
                         [&](coffer_reply* rep) { return l.kind->fns.update(l.inst, cstr(cfg), rep); });

@@ -42,6 +42,7 @@ private:
         std::string last_error;
         std::string uid, name;
         boost::json::array scope;
+        bool auto_enable_new = true;  // the gateway's curation policy (G-22), from config
     };
     void publish(const Live& l);
     void start(Live& l, const std::string& ref);

@@ -18,7 +18,7 @@ void Providers::set_listener(Listener l) {
 }
 
 bool Providers::publish(const plugin::Kind& kind, const std::string& uid, const std::string& name,
-                        const boost::json::array& scope, coffer_instance* inst) {
+                        const boost::json::array& scope, coffer_instance* inst, bool auto_enable_new) {
     const coffer_mcp_provider* raw = kind.fns.mcp;
     if (!raw || !inst || !kind.plugin) return false;
     Provider p;
@@ -33,6 +33,7 @@ bool Providers::publish(const plugin::Kind& kind, const std::string& uid, const 
     p.kind = kind.name;
     p.name = name;
     p.scope = scope;
+    p.auto_enable_new = auto_enable_new;
     p.plugin = kind.plugin;
     p.instance = inst;
     {

@@ -21,6 +21,7 @@ namespace coffer::resource {
 struct Provider {
     std::string uid, kind, name;      // name = the resource name = the namespace prefix
     boost::json::array scope;         // the resource's scope (machine × agents)
+    bool auto_enable_new = true;      // config "auto_enable_new": never-seen capabilities start enabled (G-22)
     plugin::Plugin* plugin = nullptr;
     coffer_instance* instance = nullptr;
     coffer_mcp_provider fns{};        // min(struct_size, sizeof) copy of the plugin's table
@@ -39,7 +40,7 @@ public:
 
     // Publishes `kind`'s instance when the kind has a usable provider table; false otherwise.
     bool publish(const plugin::Kind& kind, const std::string& uid, const std::string& name,
-                 const boost::json::array& scope, coffer_instance* inst);
+                 const boost::json::array& scope, coffer_instance* inst, bool auto_enable_new = true);
     void retire(const std::string& uid);
 
     std::shared_ptr<const std::vector<Provider>> snapshot() const;  // sorted by name

@@ -14,7 +14,7 @@ namespace json = boost::json;
 namespace {
 std::mutex g_mu;
 std::vector<RetainedTable>& tables() {
-    static std::vector<RetainedTable> t{{"audit", "ts_ms", 365}};
+    static std::vector<RetainedTable> t{{"audit", "ts_ms", 365, {}}};
     return t;
 }
 }  // namespace
@@ -95,7 +95,8 @@ core::Result<std::int64_t> purge_batch(store::Database& db, std::string_view tab
     if (!*days) return std::int64_t{0};
     std::int64_t cutoff = now_ms - static_cast<std::int64_t>(**days) * 86400000LL;
     // Table and column names come from the registered list above, never from the user.
-    std::string sql = "DELETE FROM " + t->name + " WHERE rowid IN (SELECT rowid FROM " + t->name + " WHERE " +
+    const std::string& table_sql = t->sql_table.empty() ? t->name : t->sql_table;
+    std::string sql = "DELETE FROM " + table_sql + " WHERE rowid IN (SELECT rowid FROM " + table_sql + " WHERE " +
                       t->ts_column + " < ? LIMIT ?)";
     auto st = db.prepare(sql);
     if (!st) return st.error();

@@ -18,6 +18,7 @@ struct RetainedTable {
     std::string name;
     std::string ts_column;
     std::optional<int> default_days;
+    std::string sql_table;  // the SQL table when it is not named like the policy
 };
 void register_retained_table(RetainedTable t);  // plugins' host components add theirs at start
 const RetainedTable* find_retained_table(std::string_view name);

@@ -38,6 +38,34 @@ const std::vector<const char*>& steps() {
         );
         INSERT INTO retention (table_name, days) VALUES ('audit', 365);
         )sql",
+        // curation + invocation log (issue 4, G-20…G-23): the user's per-capability preferences,
+        // kept by server and capability name; one row per tools/call, resources/read, prompts/get.
+        R"sql(
+        CREATE TABLE mcp_capability_prefs (
+            server TEXT NOT NULL,
+            type TEXT NOT NULL,
+            name TEXT NOT NULL,
+            enabled INTEGER NOT NULL,
+            origin TEXT NOT NULL,
+            first_seen_ms INTEGER,
+            updated_ms INTEGER NOT NULL,
+            PRIMARY KEY (server, type, name)
+        ) WITHOUT ROWID;
+        CREATE TABLE mcp_invocations (
+            id INTEGER PRIMARY KEY,
+            ts_ms INTEGER NOT NULL,
+            session TEXT NOT NULL DEFAULT '',
+            agent TEXT NOT NULL DEFAULT '',
+            server TEXT NOT NULL,
+            type TEXT NOT NULL,
+            target TEXT NOT NULL,
+            duration_ms INTEGER NOT NULL,
+            outcome TEXT NOT NULL,
+            error_code INTEGER
+        );
+        CREATE INDEX mcp_invocations_ts ON mcp_invocations (ts_ms);
+        CREATE INDEX mcp_invocations_server ON mcp_invocations (server, id);
+        )sql",
     };
     return s;
 }

@@ -5,6 +5,7 @@
 //   --strict-version    answer a newer version with an error instead of a counter-offer
 //   --fail-initialize   answer initialize with an error
 //   --init-delay MS     answer initialize after MS milliseconds
+//   --tools-file PATH   re-read at every tools/list and call: NAME adds a tool, -NAME hides one
 //   --stderr TEXT       write TEXT to stderr at start
 //   --exit-at-start N   exit with status N at once (after --stderr)
 #include "http_server.hpp"
@@ -72,6 +73,7 @@ int main(int argc, char** argv) {
         else if (a == "--strict-version") opts.strict_version = true;
         else if (a == "--fail-initialize") opts.fail_initialize = true;
         else if (a == "--init-delay") opts.init_delay_ms = std::atoi(next().c_str());
+        else if (a == "--tools-file") opts.tools_file = next();
         else if (a == "--stderr") std::cerr << next() << std::endl;
         else if (a == "--exit-at-start") std::exit(std::atoi(next().c_str()));
         else {

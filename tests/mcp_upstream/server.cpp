@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
 
 extern char** environ;
 
@@ -64,7 +65,24 @@ json::array Server::tool_list() const {
     add("fail", "Returns a tool error (isError)", schema({}));
     add("stats", "Returns what the server saw: initialized, protocol version, cancelled requests", schema({}));
     if (extra_) add("extra", "Exists only after toggle", schema({}));
+    auto lines = tools_file_lines();
+    for (auto& l : lines)
+        if (l[0] == '-') std::erase_if(t, [&](const json::value& v) { return v.at("name").as_string() == l.substr(1); });
+    for (auto& l : lines)
+        if (l[0] != '-') t.push_back(json::object{{"name", l}, {"description", "Listed in the tools file"}, {"inputSchema", schema({})}});
     return t;
+}
+
+std::vector<std::string> Server::tools_file_lines() const {
+    std::vector<std::string> out;
+    if (opts_.tools_file.empty()) return out;
+    std::ifstream in(opts_.tools_file);
+    std::string line;
+    while (std::getline(in, line)) {
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+        if (!line.empty() && line != "-") out.push_back(line);
+    }
+    return out;
 }
 
 void Server::reply(const std::shared_ptr<Peer>& out, const json::value& id, const json::value& result) {
@@ -222,6 +240,10 @@ void Server::progress_step(json::value token, json::value id, std::int64_t i, st
 
 void Server::call_tool(const json::value& id, const std::string& name, const json::object& args,
                        const json::object& params, const std::shared_ptr<Peer>& out) {
+    for (auto& l : tools_file_lines()) {
+        if (l == name) return reply(out, id, text_result(name + " ok"));
+        if (l[0] == '-' && l.substr(1) == name) return error(out, id, -32602, "unknown tool " + name);
+    }
     if (name == "echo") return reply(out, id, text_result(str_arg(args, "text")));
     if (name == "search") {
         auto q = str_arg(args, "query");

@@ -25,6 +25,9 @@ struct Options {
     bool strict_version = false;             // refuse a newer version with an error (no counter-offer)
     bool fail_initialize = false;
     int init_delay_ms = 0;
+    // Read at every tools/list and tools/call (an "upgrade" without a restart): one tool per line;
+    // `NAME` adds a tool that answers "NAME ok", `-NAME` hides a built-in tool.
+    std::string tools_file;
 };
 
 // Where messages for the client go. `final` marks the response that ends a request's stream.
@@ -56,6 +59,7 @@ private:
     void error(const std::shared_ptr<Peer>& out, const json::value& id, int code, const std::string& message);
     void notify(const std::shared_ptr<Peer>& out, const std::string& method, const json::value& params);
     json::array tool_list() const;
+    std::vector<std::string> tools_file_lines() const;
 
     asio::io_context& io_;
     Options opts_;

@@ -98,8 +98,9 @@ test('test and tools actions reach the real upstreams', async () => {
   }
   const tools = await vault.cli(['mcp', 'tools', 'a']);
   assert.equal(tools.code, 0, tools.stderr);
-  const names = tools.json.result.tools.map((t) => t.name);
+  const names = tools.json.tools.map((t) => t.name);
   assert.ok(names.includes('search') && names.includes('echo'), names.join(','));
+  assert.ok(tools.json.tools.every((t) => t.enabled === true && t.present === true), JSON.stringify(tools.json));
   const human = await vault.cli(['mcp', 'tools', 'a'], { json: false });
   assert.match(human.stdout, /a__search/);
 });

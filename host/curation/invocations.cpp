@@ -1,0 +1,128 @@
+#include "curation/invocations.hpp"
+
+#include "core/clock.hpp"
+#include "core/log.hpp"
+
+#include <boost/asio/post.hpp>
+#include <boost/json.hpp>
+
+namespace coffer::curation {
+
+namespace json = boost::json;
+
+InvocationLog::InvocationLog(store::Database& db, boost::asio::any_io_executor service, Options opt)
+    : db_(db), service_(service), opt_(opt), timer_(service) {}
+
+void InvocationLog::record(Invocation inv) {
+    bool schedule = false;
+    {
+        std::lock_guard<std::mutex> g(mu_);
+        if (queue_.size() >= opt_.max_queued) {
+            ++dropped_;
+            return;
+        }
+        queue_.push_back(std::move(inv));
+        ++recorded_;
+        if (!scheduled_) schedule = scheduled_ = true;
+    }
+    if (!schedule) return;
+    boost::asio::post(service_, [this] {
+        timer_.expires_after(opt_.delay);
+        timer_.async_wait([this](boost::system::error_code ec) {
+            if (!ec) write_some();
+        });
+    });
+}
+
+void InvocationLog::flush() {
+    timer_.cancel();
+    for (;;) {
+        {
+            std::lock_guard<std::mutex> g(mu_);
+            if (queue_.empty()) {
+                scheduled_ = false;
+                return;
+            }
+        }
+        write_some();
+    }
+}
+
+void InvocationLog::write_some() {
+    std::vector<Invocation> batch;
+    bool more = false;
+    {
+        std::lock_guard<std::mutex> g(mu_);
+        if (queue_.size() <= opt_.batch) {
+            batch.swap(queue_);
+        } else {
+            batch.assign(std::make_move_iterator(queue_.begin()),
+                         std::make_move_iterator(queue_.begin() + static_cast<std::ptrdiff_t>(opt_.batch)));
+            queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(opt_.batch));
+            more = true;
+        }
+        if (!more) scheduled_ = false;
+    }
+    if (more) boost::asio::post(service_, [this] { write_some(); });  // REST requests get their turn between batches
+    if (batch.empty()) return;
+    store::Transaction tx(db_);
+    if (!tx.begun()) {
+        core::log::error("invocation log: cannot begin a transaction", {{"error", tx.begun().error().message}});
+        dropped_ += batch.size();
+        return;
+    }
+    auto st = db_.prepare("INSERT INTO mcp_invocations (ts_ms, session, agent, server, type, target, duration_ms, "
+                          "outcome, error_code) VALUES (?,?,?,?,?,?,?,?,?)");
+    if (!st) {
+        core::log::error("invocation log: cannot prepare", {{"error", st.error().message}});
+        dropped_ += batch.size();
+        return;
+    }
+    for (auto& i : batch) {
+        st->reset();
+        st->bind(1, i.ts_ms).bind(2, i.session).bind(3, i.agent).bind(4, i.server).bind(5, to_string(i.type));
+        st->bind(6, i.target).bind(7, i.duration_ms).bind(8, i.outcome).bind(9, i.error_code);
+        if (auto r = st->run(); !r) {
+            core::log::error("invocation log: insert failed", {{"error", r.error().message}});
+            dropped_ += batch.size();
+            return;
+        }
+    }
+    if (auto r = tx.commit(); !r) {
+        core::log::error("invocation log: commit failed", {{"error", r.error().message}});
+        dropped_ += batch.size();
+        return;
+    }
+    written_ += batch.size();
+}
+
+core::Result<json::array> list_invocations(store::Database& db, const std::optional<std::string>& server, int limit) {
+    std::string sql = "SELECT id, ts_ms, session, agent, server, type, target, duration_ms, outcome, error_code "
+                      "FROM mcp_invocations";
+    if (server) sql += " WHERE server = ?";
+    sql += " ORDER BY id DESC LIMIT ?";
+    auto st = db.prepare(sql);
+    if (!st) return st.error();
+    int i = 1;
+    if (server) st->bind(i++, *server);
+    st->bind(i, limit);
+    json::array out;
+    for (;;) {
+        auto row = st->step();
+        if (!row) return row.error();
+        if (!*row) break;
+        out.push_back(json::object{{"id", st->int64(0)},
+                                   {"ts", core::iso_time(st->int64(1))},
+                                   {"session", st->text(2)},
+                                   {"agent", st->text(3)},
+                                   {"server", st->text(4)},
+                                   {"type", st->text(5)},
+                                   {"target", st->text(6)},
+                                   {"duration_ms", st->int64(7)},
+                                   {"outcome", st->text(8)},
+                                   {"error_code", st->is_null(9) ? json::value(nullptr) : json::value(st->int64(9))}});
+    }
+    return out;
+}
+
+}  // namespace coffer::curation

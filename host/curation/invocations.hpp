@@ -1,0 +1,83 @@
+// The invocation log (G-23, table mcp_invocations): one row per tools/call, resources/read and
+// prompts/get through the gateway — when, who (session, agent), what (namespaced target), how long
+// and how it ended. Never arguments, never results.
+//
+// Write path (docs/decisions/0017): `record` only appends to an in-memory queue under a mutex; the
+// service thread writes the queue in batches (one transaction, one prepared statement) a short
+// delay after the first record, so the network thread never waits for SQLite.
+#pragma once
+
+#include "curation/types.hpp"
+#include "store/database.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/json/array.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coffer::curation {
+
+// How an invocation ended.
+namespace outcome {
+inline constexpr std::string_view ok = "ok";
+inline constexpr std::string_view tool_error = "tool_error";  // a result with isError: true
+inline constexpr std::string_view error = "error";            // a JSON-RPC error (error_code says which)
+inline constexpr std::string_view timeout = "timeout";        // -32001, the per-call time limit
+inline constexpr std::string_view disabled = "disabled";      // refused by curation, upstream not contacted
+inline constexpr std::string_view unknown = "unknown";        // no such server for this session
+inline constexpr std::string_view cancelled = "cancelled";    // the client cancelled, or the session ended
+}  // namespace outcome
+
+struct Invocation {
+    std::int64_t ts_ms = 0;  // when the request arrived
+    std::string session, agent, server;
+    Type type = Type::tool;
+    std::string target;      // the namespaced tool/prompt name or resource URI the client used
+    std::int64_t duration_ms = 0;
+    std::string outcome;
+    std::optional<std::int64_t> error_code;
+};
+
+class InvocationLog {
+public:
+    struct Options {
+        std::chrono::milliseconds delay{100};  // gathering time before a batch is written
+        std::size_t batch = 1000;              // rows per transaction (the rest follows in a new turn)
+        std::size_t max_queued = 100000;       // beyond this, records are dropped (and counted)
+    };
+    InvocationLog(store::Database& db, boost::asio::any_io_executor service, Options opt);
+    InvocationLog(store::Database& db, boost::asio::any_io_executor service)
+        : InvocationLog(db, std::move(service), Options{}) {}
+
+    void record(Invocation inv);  // any thread; never blocks on the database
+    void flush();                 // service thread: writes everything queued now (also at shutdown)
+
+    std::uint64_t recorded() const { return recorded_; }
+    std::uint64_t written() const { return written_; }
+    std::uint64_t dropped() const { return dropped_; }
+
+private:
+    void write_some();  // service thread: one batch, then another turn if more is queued
+
+    store::Database& db_;
+    boost::asio::any_io_executor service_;
+    Options opt_;
+    boost::asio::steady_timer timer_;
+    std::mutex mu_;
+    std::vector<Invocation> queue_;
+    bool scheduled_ = false;
+    std::atomic<std::uint64_t> recorded_{0}, written_{0}, dropped_{0};
+};
+
+// Newest first; `server` filters by server name.
+core::Result<boost::json::array> list_invocations(store::Database& db, const std::optional<std::string>& server,
+                                                  int limit);
+
+}  // namespace coffer::curation

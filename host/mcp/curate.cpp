@@ -1,0 +1,150 @@
+// Session hooks for curation and the invocation log (declared in session.hpp), and the helpers
+// the catalog uses to observe and filter provider lists.
+#include "mcp/curate.hpp"
+
+#include "core/clock.hpp"
+#include "curation/curation.hpp"
+#include "curation/invocations.hpp"
+#include "mcp/jsonrpc.hpp"
+#include "mcp/names.hpp"
+#include "mcp/raw_json.hpp"
+#include "mcp/session.hpp"
+
+#include <boost/json.hpp>
+
+namespace coffer::mcp {
+
+namespace json = boost::json;
+using curation::Type;
+
+namespace curate {
+
+std::optional<Type> call_type(std::string_view method) {
+    if (method == "tools/call") return Type::tool;
+    if (method == "resources/read") return Type::resource;
+    if (method == "prompts/get") return Type::prompt;
+    return std::nullopt;
+}
+
+std::optional<Type> list_type(std::string_view method) {
+    if (method == "tools/list") return Type::tool;
+    if (method == "resources/list") return Type::resource;
+    if (method == "prompts/list") return Type::prompt;
+    return std::nullopt;  // resource templates are not curated one by one
+}
+
+std::optional<std::string_view> original(Type t, std::string_view server, std::string_view exposed) {
+    if (t == Type::resource) {
+        auto s = names::unprefix_uri(exposed);
+        if (!s || s->server != server) return std::nullopt;
+        return s->name;
+    }
+    if (exposed.size() <= server.size() + names::kSeparator.size() || exposed.substr(0, server.size()) != server ||
+        exposed.substr(server.size(), names::kSeparator.size()) != names::kSeparator)
+        return std::nullopt;
+    return exposed.substr(server.size() + names::kSeparator.size());
+}
+
+void observe(curation::Curation* c, std::string_view method, const resource::Provider& p,
+             const std::vector<std::pair<std::string, std::string>>& items) {
+    auto t = list_type(method);
+    if (!c || !t) return;
+    auto known = c->server(p.name);
+    std::vector<std::string> fresh;
+    for (auto& [exposed, raw] : items) {
+        auto name = original(*t, p.name, exposed);
+        if (name && (!known || !known->find(*t, *name))) fresh.emplace_back(*name);
+    }
+    if (!fresh.empty()) c->observe(p.name, *t, fresh, p.auto_enable_new);
+}
+
+Filter::Filter(curation::Curation* c, std::string_view method, const resource::Provider& p)
+    : type_(list_type(method)), server_(p.name), auto_enable_(p.auto_enable_new) {
+    if (c && type_) prefs_ = c->server(p.name);
+}
+
+bool Filter::keep(std::string_view exposed) const {
+    if (!type_ || !prefs_) return true;  // nothing stored: everything listed was decided enabled or is new
+    auto name = original(*type_, server_, exposed);
+    return !name || prefs_->enabled(*type_, *name, auto_enable_);
+}
+
+std::string disabled_message(Type t, std::string_view exposed) {
+    return std::string(curation::title(t)) + " " + std::string(exposed) + " is disabled";
+}
+
+std::string_view disabled_code(Type t) {
+    switch (t) {
+        case Type::tool: return "TOOL_DISABLED";
+        case Type::resource: return "RESOURCE_DISABLED";
+        case Type::prompt: return "PROMPT_DISABLED";
+    }
+    return "TOOL_DISABLED";
+}
+
+}  // namespace curate
+
+bool Session::refuse_disabled(const std::shared_ptr<Exchange>& ex, const resource::Provider& p,
+                              const std::string& method, std::string_view original, const std::string& exposed) {
+    auto t = curate::call_type(method);
+    if (!t && method == "resources/subscribe") t = Type::resource;
+    if (!t || !env_.curator) return false;
+    if (env_.curator->enabled(p.name, *t, original, p.auto_enable_new)) return false;
+    end_invocation(ex, curation::outcome::disabled, rpc::code::server_error);
+    fail(ex, rpc::code::server_error, curate::disabled_message(*t, exposed),
+         json::object{{"code", curate::disabled_code(*t)}, {"server", p.name}, {"name", original}});
+    return true;
+}
+
+void Session::begin_invocation(const std::shared_ptr<Exchange>& ex, const std::string& server, const std::string& target) {
+    auto t = curate::call_type(ex->method);
+    if (!t || !env_.invocations) return;
+    auto tr = std::make_shared<Tracked>();
+    tr->server = server;
+    tr->target = target;
+    tr->type = *t;
+    tr->ts_ms = core::now_ms();
+    tr->start = std::chrono::steady_clock::now();
+    ex->tracked = std::move(tr);
+}
+
+void Session::end_invocation(const std::shared_ptr<Exchange>& ex, std::string_view outcome,
+                             std::optional<std::int64_t> code) {
+    auto& tr = ex->tracked;
+    if (!tr || tr->logged || !env_.invocations) return;
+    tr->logged = true;
+    curation::Invocation inv;
+    inv.ts_ms = tr->ts_ms;
+    inv.session = id_;
+    inv.agent = who_.agent;
+    inv.server = tr->server;
+    inv.type = tr->type;
+    inv.target = tr->target;
+    inv.duration_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - tr->start).count();
+    inv.outcome = std::string(outcome);
+    inv.error_code = code;
+    env_.invocations->record(std::move(inv));
+}
+
+void Session::end_invocation(const std::shared_ptr<Exchange>& ex, const std::string& result, const std::string& error) {
+    if (!ex->tracked || ex->tracked->logged) return;
+    if (!error.empty()) {
+        std::optional<std::int64_t> code;
+        if (auto c = raw::member(error, "code")) {
+            boost::system::error_code ec;
+            auto v = json::parse(*c, ec);
+            if (!ec && v.is_int64()) code = v.as_int64();
+        }
+        auto outcome = code == -32001 ? curation::outcome::timeout
+                       : code == rpc::code::request_cancelled ? curation::outcome::cancelled
+                                                              : curation::outcome::error;
+        return end_invocation(ex, outcome, code);
+    }
+    bool tool_error = false;
+    if (ex->tracked->type == Type::tool)
+        if (auto e = raw::member(result, "isError")) tool_error = *e == "true";
+    end_invocation(ex, tool_error ? curation::outcome::tool_error : curation::outcome::ok, std::nullopt);
+}
+
+}  // namespace coffer::mcp
