@@ -2,6 +2,7 @@
 #pragma once
 
 #include "api/api.hpp"
+#include "daemon/backup_endpoint.hpp"
 #include "daemon/options.hpp"
 #include "daemon/upstream_pids.hpp"
 #include "daemon/vault_lock.hpp"
@@ -67,6 +68,7 @@ private:
     std::unique_ptr<mcp::Gateway> gateway_;
     std::unique_ptr<api::Api> api_;
     std::unique_ptr<http::Server> server_;
+    std::unique_ptr<BackupEndpoint> backup_;  // POST /api/v1/backup (destroyed first: joins its worker)
 
     mutable std::mutex token_mu_;
     std::string token_;
