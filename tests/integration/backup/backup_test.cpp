@@ -725,3 +725,30 @@ BOOST_FIXTURE_TEST_CASE(restore_refusals_leave_nothing_behind, Source) {
     BOOST_TEST(fs::exists(leftovers / "skills" / "pdf-tools" / "SKILL.md"));
     BOOST_TEST(!fs::exists(leftovers / "logs"));
 }
+
+// A daemon told to stop in the middle of a backup stops cleanly, and the destination is either
+// gone (the copy was cancelled and removed) or a complete backup — never half a one.
+BOOST_FIXTURE_TEST_CASE(stopping_during_a_backup_leaves_no_partial_backup, Source) {
+    grow_database(vault / "coffer.db", 120000);
+    auto dest = dir.path() / "interrupted";
+    HttpResult answer;
+    auto port = d.port();
+    auto token = d.token();
+    std::thread client([&] {
+        answer = http_request(port, "POST", "/api/v1/backup", R"({"destination":)" + quote(dest.string()) + "}",
+                              {{"X-Coffer-Token", token}});
+    });
+    // Stop as soon as the backup has started writing.
+    for (int i = 0; i < 2000 && !fs::exists(dest); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    BOOST_TEST(d.stop() == 0, d.log());
+    client.join();
+    bool complete = fs::exists(dest / "coffer-backup.json");
+    BOOST_TEST_MESSAGE("answer " << answer.status << ", backup " << (complete ? "complete" : "absent"));
+    if (complete) {
+        auto r = cli_at(dir.path() / "check", {"--json", "restore", dest.string()});
+        BOOST_TEST(r.exit_code == 0, r.out << r.err);
+    } else {
+        BOOST_TEST(!fs::exists(dest), "a partial backup was left at " << dest);
+    }
+    BOOST_TEST(!fs::exists(vault / "daemon.json"));
+}
