@@ -36,6 +36,7 @@ Registry make_registry() {
     register_skill_commands(r);
     register_audit_commands(r);
     register_retention_commands(r);
+    register_backup_commands(r);
     return r;
 }
 

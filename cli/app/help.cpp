@@ -59,7 +59,8 @@ std::string overview_help(const Registry& r) {
            "  COFFER_NO_SPAWN   1 = never start a daemon (same as --no-spawn)\n"
            "  COFFER_DAEMON_BIN path of the coffer-daemon executable to start\n"
            "\nRun 'coffer <command> --help' for the command's details. Without a running daemon,\n"
-           "any command (except daemon status/stop/rotate-token) starts one in the background.\n";
+           "any command (except daemon status/stop/rotate-token, backup, restore) starts one in the\n"
+           "background.\n";
     return out.str();
 }
 

@@ -144,6 +144,8 @@ core::Result<void> App::start_http() {
             res.headers.emplace_back("X-Coffer-Trace", trace);
             return res;
         }});
+    backup_ = std::make_unique<BackupEndpoint>(opt_.home, svc_.get_executor(), *db_, COFFER_VERSION);
+    api_->mount(backup_->mount());
     api_->add_route("POST", "/api/v1/mcp/refresh", [this](const http::Request&, const api::Params&) -> core::Result<api::Reply> {
         gateway_->refresh();
         return api::Reply{200, json::object{{"refreshed", true},
@@ -239,6 +241,7 @@ void App::shutdown() {
     stopping_ = true;
     core::log::info("daemon stopping");
     if (server_) server_->stop();
+    if (backup_) backup_->cancel();
     signals_.cancel();
     // MCP sessions first (on this thread): providers close their upstreams before the lifecycle
     // stops their instances.

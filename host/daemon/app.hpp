@@ -4,6 +4,7 @@
 #include "api/api.hpp"
 #include "curation/curation.hpp"
 #include "curation/invocations.hpp"
+#include "daemon/backup_endpoint.hpp"
 #include "daemon/options.hpp"
 #include "daemon/upstream_pids.hpp"
 #include "daemon/vault_lock.hpp"
@@ -71,6 +72,7 @@ private:
     std::unique_ptr<mcp::Gateway> gateway_;
     std::unique_ptr<api::Api> api_;
     std::unique_ptr<http::Server> server_;
+    std::unique_ptr<BackupEndpoint> backup_;  // POST /api/v1/backup (destroyed first: joins its worker)
 
     mutable std::mutex token_mu_;
     std::string token_;
