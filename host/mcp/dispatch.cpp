@@ -72,7 +72,10 @@ void Session::on_request(const std::shared_ptr<Exchange>& ex, rpc::Message& m, c
     (void)ctx;
 
     if (method == "initialize") {
-        if (modern || initialized_)
+        if (modern)  // removed in 2026-07-28: the transport answers 404 for methods a revision lacks
+            return fail(ex, rpc::code::method_not_found,
+                        "Method not found: initialize (2026-07-28 has no handshake; use server/discover)", nullptr, 404);
+        if (initialized_)
             return fail(ex, rpc::code::invalid_request, "Invalid Request: the session is already initialized");
         return initialize(ex, params);
     }

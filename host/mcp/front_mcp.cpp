@@ -56,7 +56,7 @@ void Gateway::post_mcp(http::Request& req, http::Respond respond) {
     if (entry.error) return respond(rpc_http(400, entry.error->id, entry.error->code, entry.error->message));
     auto& m = *entry.message;
 
-    if (m.kind == rpc::Kind::request && m.method == "initialize") {
+    if (m.kind == rpc::Kind::request && m.method == "initialize" && !modern::is_modern_request(req, m)) {
         if (sid && find(*sid, Transport::streamable))
             return respond(rpc_http(400, m.id, rpc::code::invalid_request,
                                     "Invalid Request: this session is already initialized"));

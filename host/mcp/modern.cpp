@@ -81,6 +81,13 @@ std::variant<Meta, Refusal> check(const http::Request& req, const rpc::Message& 
     if (body_version.empty())
         return Refusal{400, rpc::code::invalid_params,
                        "Invalid params: params._meta[\"" + std::string(kVersionKey) + "\"] is required", nullptr};
+    // Header and body must agree before the version itself is judged: a mismatch is a
+    // HeaderMismatch even when the body names a version we do not speak.
+    auto* header = req.header("mcp-protocol-version");
+    if (!header) return mismatch("the MCP-Protocol-Version header is required");
+    if (*header != body_version)
+        return mismatch("MCP-Protocol-Version header value '" + *header + "' does not match body value '" +
+                        std::string(body_version) + "'");
     auto v = parse_version(body_version);
     if (!v || !is_modern(*v)) {
         json::array supported;
@@ -89,11 +96,6 @@ std::variant<Meta, Refusal> check(const http::Request& req, const rpc::Message& 
                        json::object{{"supported", std::move(supported)}, {"requested", body_version}}};
     }
     out.version = *v;
-    auto* header = req.header("mcp-protocol-version");
-    if (!header) return mismatch("the MCP-Protocol-Version header is required");
-    if (*header != body_version)
-        return mismatch("MCP-Protocol-Version header value '" + *header + "' does not match body value '" +
-                        std::string(body_version) + "'");
     auto* caps = meta->if_contains(kCapabilitiesKey);
     if (!caps || !caps->is_object())
         return Refusal{400, rpc::code::invalid_params,

@@ -147,6 +147,18 @@ BOOST_FIXTURE_TEST_CASE(stateless_2026_07_28, Fixture) {
     r = m.send("ping");
     BOOST_TEST(r.status == 404);  // removed in 2026-07-28
     BOOST_TEST(code(r) == -32601);
+    r = m.send("initialize");  // so is the handshake: no session is opened for it
+    BOOST_TEST(r.status == 404);
+    BOOST_TEST(code(r) == -32601);
+    BOOST_TEST(r.headers.count("mcp-session-id") == 0);
+    // Header and body disagree while the body names an unknown version: the mismatch is reported.
+    h = m.headers("tools/list");
+    r = http_request(d.port(), "POST", "/mcp",
+                     m.body("tools/list", {}, json::object{{"io.modelcontextprotocol/protocolVersion", "v999.0.0"},
+                                                           {"io.modelcontextprotocol/clientCapabilities", json::object{}}}),
+                     h);
+    BOOST_TEST(r.status == 400);
+    BOOST_TEST(code(r) == -32020);
     r = http_request(d.port(), "GET", "/mcp", "", {{"X-Coffer-Token", d.token()}, {"MCP-Protocol-Version", kVersion}});
     BOOST_TEST(r.status == 405);
 

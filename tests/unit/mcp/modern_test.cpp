@@ -70,6 +70,14 @@ BOOST_AUTO_TEST_CASE(refuses_what_the_revision_refuses) {
     auto old = msg("tools/list", json::object{{"_meta", {{"io.modelcontextprotocol/protocolVersion", "2025-11-25"}}}});
     BOOST_TEST(refusal(modern::check(req({{"mcp-protocol-version", "2025-11-25"}}), old)) == rpc::code::unsupported_version);
     BOOST_TEST(refusal(modern::check(req({}), msg("tools/list", {}))) == rpc::code::invalid_params);
+    // Header and body disagree: HeaderMismatch, even when the body's version is one we do not speak
+    // (the conformance suite's sep-2575-http-server-header-mismatch-400); both unknown: unsupported.
+    auto unknown = msg("server/discover", json::object{{"_meta", {{"io.modelcontextprotocol/protocolVersion", "v999.0.0"},
+                                                                  {"io.modelcontextprotocol/clientCapabilities", json::object{}}}}});
+    BOOST_TEST(refusal(modern::check(req({{"mcp-protocol-version", "2026-07-28"}, {"mcp-method", "server/discover"}}), unknown)) ==
+               rpc::code::header_mismatch);
+    BOOST_TEST(refusal(modern::check(req({{"mcp-protocol-version", "v999.0.0"}, {"mcp-method", "server/discover"}}), unknown)) ==
+               rpc::code::unsupported_version);
 }
 
 BOOST_AUTO_TEST_CASE(decodes_mirrored_header_values) {
