@@ -37,63 +37,73 @@ void InvocationLog::record(Invocation inv) {
 void InvocationLog::flush() {
     timer_.cancel();
     for (;;) {
-        {
+        if (pending_at_ >= pending_.size()) {
+            pending_.clear();
+            pending_at_ = 0;
             std::lock_guard<std::mutex> g(mu_);
             if (queue_.empty()) {
                 scheduled_ = false;
                 return;
             }
+            pending_.swap(queue_);
         }
-        write_some();
+        write(pending_at_, pending_.size());
+        pending_at_ = pending_.size();
     }
 }
 
+// The queue is taken whole (an O(1) swap under the lock, so record() never waits behind a batch)
+// and written `batch` rows per handler turn; REST requests get their turns in between.
 void InvocationLog::write_some() {
-    std::vector<Invocation> batch;
-    bool more = false;
-    {
+    if (pending_at_ >= pending_.size()) {
+        pending_.clear();
+        pending_at_ = 0;
         std::lock_guard<std::mutex> g(mu_);
-        if (queue_.size() <= opt_.batch) {
-            batch.swap(queue_);
-        } else {
-            batch.assign(std::make_move_iterator(queue_.begin()),
-                         std::make_move_iterator(queue_.begin() + static_cast<std::ptrdiff_t>(opt_.batch)));
-            queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(opt_.batch));
-            more = true;
+        if (queue_.empty()) {
+            scheduled_ = false;
+            return;
         }
-        if (!more) scheduled_ = false;
+        pending_.swap(queue_);
     }
-    if (more) boost::asio::post(service_, [this] { write_some(); });  // REST requests get their turn between batches
-    if (batch.empty()) return;
+    auto to = std::min(pending_.size(), pending_at_ + opt_.batch);
+    write(pending_at_, to);
+    pending_at_ = to;
+    boost::asio::post(service_, [this] { write_some(); });  // the rest, or what arrived meanwhile
+}
+
+void InvocationLog::write(std::size_t from, std::size_t to) {
+    if (from >= to) return;
+    auto n = to - from;
     store::Transaction tx(db_);
     if (!tx.begun()) {
         core::log::error("invocation log: cannot begin a transaction", {{"error", tx.begun().error().message}});
-        dropped_ += batch.size();
+        dropped_ += n;
         return;
     }
     auto st = db_.prepare("INSERT INTO mcp_invocations (ts_ms, session, agent, server, type, target, duration_ms, "
                           "outcome, error_code) VALUES (?,?,?,?,?,?,?,?,?)");
     if (!st) {
         core::log::error("invocation log: cannot prepare", {{"error", st.error().message}});
-        dropped_ += batch.size();
+        dropped_ += n;
         return;
     }
-    for (auto& i : batch) {
+    for (auto k = from; k < to; ++k) {
+        auto& i = pending_[k];
         st->reset();
         st->bind(1, i.ts_ms).bind(2, i.session).bind(3, i.agent).bind(4, i.server).bind(5, to_string(i.type));
         st->bind(6, i.target).bind(7, i.duration_ms).bind(8, i.outcome).bind(9, i.error_code);
         if (auto r = st->run(); !r) {
             core::log::error("invocation log: insert failed", {{"error", r.error().message}});
-            dropped_ += batch.size();
+            dropped_ += n;
             return;
         }
     }
     if (auto r = tx.commit(); !r) {
         core::log::error("invocation log: commit failed", {{"error", r.error().message}});
-        dropped_ += batch.size();
+        dropped_ += n;
         return;
     }
-    written_ += batch.size();
+    written_ += n;
 }
 
 core::Result<json::array> list_invocations(store::Database& db, const std::optional<std::string>& server, int limit) {

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -65,14 +66,17 @@ public:
 
 private:
     void write_some();  // service thread: one batch, then another turn if more is queued
+    void write(std::size_t from, std::size_t to);  // service thread: pending_[from, to) in one transaction
 
     store::Database& db_;
     boost::asio::any_io_executor service_;
     Options opt_;
     boost::asio::steady_timer timer_;
     std::mutex mu_;
-    std::vector<Invocation> queue_;
+    std::deque<Invocation> queue_;  // appended by record(); taken whole by the service thread
     bool scheduled_ = false;
+    std::deque<Invocation> pending_;  // service thread: taken, being written batch by batch
+    std::size_t pending_at_ = 0;
     std::atomic<std::uint64_t> recorded_{0}, written_{0}, dropped_{0};
 };
 

@@ -66,8 +66,15 @@ json::array Server::tool_list() const {
     add("stats", "Returns what the server saw: initialized, protocol version, cancelled requests", schema({}));
     if (extra_) add("extra", "Exists only after toggle", schema({}));
     auto lines = tools_file_lines();
-    for (auto& l : lines)
-        if (l[0] == '-') std::erase_if(t, [&](const json::value& v) { return v.at("name").as_string() == l.substr(1); });
+    auto hidden = [&](const json::value& v) {
+        for (auto& l : lines)
+            if (l[0] == '-' && v.at("name").as_string() == l.substr(1)) return true;
+        return false;
+    };
+    json::array kept;
+    for (auto& v : t)
+        if (!hidden(v)) kept.push_back(v);
+    t = std::move(kept);
     for (auto& l : lines)
         if (l[0] != '-') t.push_back(json::object{{"name", l}, {"description", "Listed in the tools file"}, {"inputSchema", schema({})}});
     return t;

@@ -100,7 +100,10 @@ test('test and tools actions reach the real upstreams', async () => {
   assert.equal(tools.code, 0, tools.stderr);
   const names = tools.json.tools.map((t) => t.name);
   assert.ok(names.includes('search') && names.includes('echo'), names.join(','));
-  assert.ok(tools.json.tools.every((t) => t.enabled === true && t.present === true), JSON.stringify(tools.json));
+  // 'a' was added with --auto-enable-new no: everything it lists is new, so it starts disabled.
+  assert.equal(tools.json.auto_enable_new, false);
+  assert.ok(tools.json.tools.every((t) => t.enabled === false && t.present === true && t.origin === 'policy'),
+    JSON.stringify(tools.json));
   const human = await vault.cli(['mcp', 'tools', 'a'], { json: false });
   assert.match(human.stdout, /a__search/);
 });

@@ -47,7 +47,8 @@ std::int64_t error_code(const json::value& reply) {
 
 json::array audit_events(Daemon& d, const std::string& type) {
     json::array out;
-    for (auto& e : rest(d, "GET", "/api/v1/audit?limit=1000", "", 200).at("events").as_array())
+    auto all = rest(d, "GET", "/api/v1/audit?limit=1000", "", 200);
+    for (auto& e : all.at("events").as_array())
         if (e.at("event_type").as_string() == type) out.push_back(e);
     return out;
 }
@@ -205,7 +206,8 @@ BOOST_AUTO_TEST_CASE(invocations_have_a_retention_policy) {
     EchoDaemon echo;
     auto& d = echo.d;
     bool found = false;
-    for (auto& e : rest(d, "GET", "/api/v1/retention", "", 200).at("retention").as_array())
+    auto policies = rest(d, "GET", "/api/v1/retention", "", 200);
+    for (auto& e : policies.at("retention").as_array())
         if (e.at("table").as_string() == "invocations") found = e.at("days").as_int64() == 30;
     BOOST_TEST(found);
     BOOST_TEST(rest(d, "PUT", "/api/v1/retention/invocations", R"({"days":7})", 200).at("retention").at("days").as_int64() == 7);
