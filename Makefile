@@ -29,6 +29,7 @@ bench: build
 	$(BUILD)/bin/coffer-bench-foundation
 	$(BUILD)/bin/coffer-bench-skill
 	$(BUILD)/bin/coffer-bench-invocations
+	$(BUILD)/bin/coffer-bench-toolsearch
 
 clean:
 	rm -rf $(BUILD)

@@ -2,6 +2,7 @@
 
 #include "core/log.hpp"
 #include "mcp/curate.hpp"
+#include "mcp/builtin_search.hpp"
 #include "mcp/names.hpp"
 #include "mcp/raw_json.hpp"
 #include "mcp/session.hpp"
@@ -21,7 +22,7 @@ namespace {
 constexpr int kMaxProviderPages = 100;
 constexpr std::string_view kCursorPrefix = "coffer:";
 
-using Items = std::vector<std::pair<std::string, std::string>>;
+using Job = Catalog::Job;
 
 std::optional<std::size_t> parse_cursor(const json::object& params) {
     auto* c = params.if_contains("cursor");
@@ -39,13 +40,14 @@ std::optional<std::size_t> parse_cursor(const json::object& params) {
     return n;
 }
 
-// One list request in flight across providers.
-struct Job : std::enable_shared_from_this<Job> {
+}  // namespace
+
+struct Catalog::Job : std::enable_shared_from_this<Catalog::Job> {
     std::weak_ptr<Session> session;
     std::shared_ptr<Exchange> ex;
     std::string method;
     std::size_t offset = 0;
-    std::vector<Items> per;       // per visible provider, in name order
+    std::vector<std::vector<std::pair<std::string, std::string>>> per;  // per visible provider, in name order
     std::size_t pending = 0;
     bool finished = false;
     std::unique_ptr<boost::asio::steady_timer> timer;
@@ -55,9 +57,8 @@ struct Job : std::enable_shared_from_this<Job> {
     std::function<void(const std::string& result_body)> respond;
     Visible vis;                                  // the providers, by index as in `per`
     curation::Curation* curator = nullptr;        // hides disabled capabilities (G-20)
+    std::function<void(const Catalog::Items&)> collect;  // instead of respond: the whole list
 };
-
-}  // namespace
 
 std::string_view Catalog::items_member(std::string_view method) {
     if (method == "tools/list") return "tools";
@@ -101,6 +102,8 @@ void finish(const std::shared_ptr<Job>& job) {
     }
     std::stable_sort(all.begin(), all.end(), [](auto* a, auto* b) { return a->first < b->first; });
     all.erase(std::unique(all.begin(), all.end(), [](auto* a, auto* b) { return a->first == b->first; }), all.end());
+    if (job->collect) return job->collect(all);
+    if (job->method == "tools/list") builtin::add_tools(all);  // coffer__* (G-24), in name order
 
     std::size_t page = job->page_size ? job->page_size : all.size();
     std::size_t begin = std::min(job->offset, all.size());
@@ -169,15 +172,25 @@ void Catalog::list(Session& s, const std::shared_ptr<Exchange>& ex, const std::s
     auto offset = parse_cursor(params);
     if (!offset) return s.fail(ex, rpc::code::invalid_params, "Invalid params: unknown cursor");
     auto job = std::make_shared<Job>();
-    job->session = s.weak_from_this();
     job->ex = ex;
-    job->method = method;
     job->offset = *offset;
     job->page_size = s.env_.config.page_size;
     job->ttl_ms = static_cast<long long>(s.env_.config.cache_ttl.count());
     job->respond = [w = s.weak_from_this(), ex](const std::string& body) {
         if (auto session = w.lock()) session->answer(ex, rpc::result(ex->id, body));
     };
+    run(s, job, method);
+}
+
+void Catalog::collect(Session& s, const std::string& method, std::function<void(const Items&)> done) {
+    auto job = std::make_shared<Job>();
+    job->collect = std::move(done);
+    run(s, job, method);
+}
+
+void Catalog::run(Session& s, const std::shared_ptr<Job>& job, const std::string& method) {
+    job->session = s.weak_from_this();
+    job->method = method;
     job->vis = s.visible();
     job->curator = s.env_.curator;
     auto& vis = job->vis;

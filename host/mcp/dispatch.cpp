@@ -1,5 +1,6 @@
 // Session: what each client request does (the method table), and routing to providers (G-3).
 #include "mcp/bridge.hpp"
+#include "mcp/builtin_search.hpp"
 #include "mcp/catalog.hpp"
 #include "mcp/curate.hpp"
 #include "mcp/names.hpp"
@@ -148,6 +149,7 @@ void Session::route_named(const std::shared_ptr<Exchange>& ex, const std::string
                           const char* what) {
     auto name = std::string(str(params, "name"));
     if (name.empty()) return fail(ex, rpc::code::invalid_params, "Invalid params: params.name is required");
+    if (method == "tools/call" && builtin::is_builtin(name)) return Builtins::call(*this, ex, std::move(params));
     auto split = names::split(name);
     if (!split)
         return fail(ex, rpc::code::invalid_params,

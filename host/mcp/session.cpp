@@ -3,6 +3,7 @@
 #include "curation/invocations.hpp"
 
 #include "core/log.hpp"
+#include "mcp/builtin_search.hpp"
 #include "mcp/names.hpp"
 #include "mcp/sse.hpp"
 #include "resource/scope.hpp"
@@ -34,7 +35,7 @@ Visible Session::visible() const {
     Visible v;
     v.all = env_.providers.snapshot();
     for (auto& p : *v.all) {
-        if (!names::addressable_server(p.name)) continue;
+        if (!names::addressable_server(p.name) || builtin::reserved_server(p.name)) continue;  // coffer__* is ours
         if (!resource::in_agent_scope(p.scope, env_.config.machine, who_.agent)) continue;
         v.list.push_back(&p);
     }

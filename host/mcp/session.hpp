@@ -67,6 +67,8 @@ struct Visible {
     const resource::Provider* find(std::string_view server) const;
 };
 
+struct SearchMemo;  // builtin_search.cpp
+
 class Session final : public LinkEvents, public std::enable_shared_from_this<Session> {
 public:
     Session(Env& env, std::string id, Transport transport, Version version, Identity who);
@@ -108,6 +110,7 @@ public:
 
 private:
     friend class Catalog;
+    friend class Builtins;  // coffer__* tools (builtin_search.cpp)
 
     // dispatch.cpp
     void on_request(const std::shared_ptr<Exchange>& ex, rpc::Message& m, const RequestContext& ctx);
@@ -181,6 +184,7 @@ private:
     std::map<std::string, Listen> listens_;                       // 2026-07-28 subscriptions/listen
     std::set<std::string> subscribed_;                            // resources/subscribe URIs (legacy)
     std::shared_ptr<http::Stream> stream_;
+    std::shared_ptr<SearchMemo> search_memo_;                     // coffer__search_tools' last index
 };
 
 }  // namespace coffer::mcp

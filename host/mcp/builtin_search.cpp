@@ -1,0 +1,367 @@
+#include "mcp/builtin_search.hpp"
+
+#include "core/log.hpp"
+#include "mcp/bridge.hpp"
+#include "mcp/catalog.hpp"
+#include "mcp/session.hpp"
+#include "toolsearch/index.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <variant>
+
+namespace coffer::mcp {
+
+namespace json = boost::json;
+
+namespace builtin {
+
+namespace {
+
+const std::pair<std::string, std::string>& search_tools_item() {
+    static const std::pair<std::string, std::string> item{std::string(kSearchTools), search_tools_definition()};
+    return item;
+}
+
+}  // namespace
+
+bool is_builtin(std::string_view name) noexcept { return name.substr(0, kPrefix.size()) == kPrefix; }
+
+bool reserved_server(std::string_view server) noexcept {
+    constexpr std::string_view kReserved = "coffer";
+    if (server.size() != kReserved.size()) return false;
+    for (std::size_t i = 0; i < server.size(); ++i) {
+        char c = server[i];
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        if (c != kReserved[i]) return false;
+    }
+    return true;
+}
+
+void add_tools(std::vector<const std::pair<std::string, std::string>*>& sorted) {
+    auto* item = &search_tools_item();
+    auto at = std::lower_bound(sorted.begin(), sorted.end(), item->first,
+                               [](const auto* a, const std::string& key) { return a->first < key; });
+    if (at != sorted.end() && (*at)->first == item->first) *at = item;  // ours, never a provider's
+    else sorted.insert(at, item);
+}
+
+const std::string& search_tools_definition() {
+    static const std::string text = json::serialize(json::object{
+        {"name", kSearchTools},
+        {"title", "Search tools"},
+        {"description",
+         "Search the tools of every MCP server available in this session by what they do, and get the best matches "
+         "ranked, with their names, descriptions and input schemas. Use it to find the right tool when there are many "
+         "or you do not know a tool's name. Queries may be keywords or a sentence, in English or in Chinese, Japanese "
+         "or Korean."},
+        {"inputSchema",
+         json::object{{"type", "object"},
+                      {"properties",
+                       json::object{{"query", json::object{{"type", "string"},
+                                                           {"description", "What you want to do, e.g. \"create a GitHub "
+                                                                           "issue\" or \"send an email\""}}},
+                                    {"top_k", json::object{{"type", "integer"},
+                                                           {"minimum", 1},
+                                                           {"maximum", kMaxTopK},
+                                                           {"default", kDefaultTopK},
+                                                           {"description", "How many tools to return (default 5)"}}},
+                                    {"limit", json::object{{"type", "integer"},
+                                                           {"minimum", 1},
+                                                           {"maximum", kMaxTopK},
+                                                           {"description", "Same as top_k"}}}}},
+                      {"required", json::array{"query"}},
+                      {"additionalProperties", false}}},
+        {"outputSchema",
+         json::object{
+             {"type", "object"},
+             {"properties",
+              json::object{{"tools", json::object{{"type", "array"},
+                                                  {"items", json::object{{"type", "object"},
+                                                                         {"properties", json::object{
+                                                                              {"name", json::object{{"type", "string"}}},
+                                                                              {"description", json::object{{"type", "string"}}},
+                                                                              {"inputSchema", json::object{{"type", "object"}}},
+                                                                              {"score", json::object{{"type", "number"}}}}},
+                                                                         {"required", json::array{"name", "score"}}}}}},
+                           {"total_searched", json::object{{"type", "integer"}}}}},
+             {"required", json::array{"tools", "total_searched"}}}},
+        {"annotations", json::object{{"readOnlyHint", true}, {"openWorldHint", false}}}});
+    return text;
+}
+
+}  // namespace builtin
+
+namespace search_detail {
+
+// One index per distinct tool catalog, shared by the sessions that see the same tools; a catalog
+// that changed (a server added, a tool disabled, an upstream upgraded) builds a new one.
+struct Built {
+    std::size_t fingerprint = 0;
+    std::vector<std::string> names;
+    std::vector<std::string> raw;
+    toolsearch::Index index;
+};
+
+class IndexCache {
+public:
+    std::shared_ptr<const Built> get(const Catalog::Items& items) {
+        std::size_t fp = fingerprint(items);
+        {
+            std::lock_guard lock(mutex_);
+            for (auto it = entries_.begin(); it != entries_.end(); ++it)
+                if ((*it)->fingerprint == fp && (*it)->names.size() == items.size()) {
+                    auto hit = *it;
+                    entries_.erase(it);
+                    entries_.insert(entries_.begin(), hit);
+                    return hit;
+                }
+        }
+        auto built = build(items, fp);
+        std::lock_guard lock(mutex_);
+        entries_.insert(entries_.begin(), built);
+        if (entries_.size() > kEntries) entries_.pop_back();
+        return built;
+    }
+
+private:
+    static constexpr std::size_t kEntries = 4;
+
+    static std::size_t fingerprint(const Catalog::Items& items) {
+        std::size_t h = 0xcbf29ce484222325ull;
+        std::hash<std::string_view> hash;
+        for (auto* it : items) {
+            h = (h ^ hash(it->first)) * 0x100000001b3ull;
+            h = (h ^ hash(it->second)) * 0x100000001b3ull;
+        }
+        return h;
+    }
+
+    static std::shared_ptr<const Built> build(const Catalog::Items& items, std::size_t fp) {
+        auto b = std::make_shared<Built>();
+        b->fingerprint = fp;
+        std::vector<toolsearch::ToolText> texts;
+        texts.reserve(items.size());
+        for (auto* it : items) {
+            boost::system::error_code ec;
+            auto v = json::parse(it->second, ec);
+            toolsearch::ToolText t;
+            if (!ec && v.is_object()) t = toolsearch::tool_text(v.as_object());
+            t.name = it->first;
+            texts.push_back(std::move(t));
+            b->names.push_back(it->first);
+            b->raw.push_back(it->second);
+        }
+        b->index = toolsearch::Index(texts);
+        return b;
+    }
+
+    std::mutex mutex_;
+    std::vector<std::shared_ptr<const Built>> entries_;  // most recently used first
+};
+
+}  // namespace search_detail
+
+using search_detail::Built;
+using search_detail::IndexCache;
+
+namespace {
+
+struct Args {
+    std::string query;
+    std::size_t top_k = builtin::kDefaultTopK;
+};
+
+std::optional<std::int64_t> integer(const json::value& v) {
+    if (v.is_int64()) return v.as_int64();
+    if (v.is_uint64()) return v.as_uint64() > 1000000 ? std::int64_t(1000001) : static_cast<std::int64_t>(v.as_uint64());
+    if (v.is_double()) {
+        double d = v.as_double();
+        if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 1e6) return static_cast<std::int64_t>(d);
+    }
+    return std::nullopt;
+}
+
+// The arguments, or the message of a tool error an agent can act on.
+std::variant<Args, std::string> parse_args(const json::object& a) {
+    Args out;
+    for (auto& [key, value] : a) {
+        if (key != "query" && key != "top_k" && key != "limit")
+            return "Unknown argument '" + std::string(key) + "': coffer__search_tools takes query and top_k (or limit)";
+        (void)value;
+    }
+    auto* q = a.if_contains("query");
+    if (!q || !q->is_string()) return std::string("The argument 'query' is required and must be a string");
+    std::string_view text = q->as_string();
+    if (text.size() > builtin::kMaxQueryBytes)
+        return "The argument 'query' is too long (at most " + std::to_string(builtin::kMaxQueryBytes) + " bytes)";
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        return std::string("The argument 'query' must not be empty: describe the tool you are looking for");
+    out.query = std::string(text);
+    std::optional<std::int64_t> k;
+    for (const char* key : {"top_k", "limit"}) {
+        auto* v = a.if_contains(key);
+        if (!v || v->is_null()) continue;
+        auto n = integer(*v);
+        if (!n || *n < 1 || *n > builtin::kMaxTopK)
+            return "The argument '" + std::string(key) + "' must be an integer from 1 to " + std::to_string(builtin::kMaxTopK);
+        if (k && *k != *n) return std::string("The arguments 'top_k' and 'limit' disagree; give one of them");
+        k = n;
+    }
+    if (k) out.top_k = static_cast<std::size_t>(*k);
+    return out;
+}
+
+std::string tool_error(const std::string& message) {
+    return json::serialize(json::object{
+        {"content", json::array{json::object{{"type", "text"}, {"text", message}}}}, {"isError", true}});
+}
+
+IndexCache& cache() {
+    static IndexCache c;
+    return c;
+}
+
+// At most `max` bytes of `s`, cut at a character boundary, with an ellipsis when cut.
+std::string clip(std::string_view s, std::size_t max) {
+    if (auto nl = s.find('\n'); nl != std::string_view::npos) s = s.substr(0, nl);
+    if (s.size() <= max) return std::string(s);
+    std::size_t n = max;
+    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+    return std::string(s.substr(0, n)) + "…";
+}
+
+std::string search_result(const Built& b, const Args& args, std::size_t searched) {
+    auto hits = b.index.query(args.query, args.top_k);
+    json::array tools;
+    std::string text;
+    if (hits.empty()) {
+        text = "No tool matches \"" + args.query + "\" (" + std::to_string(searched) + " tools searched).";
+    } else {
+        text = std::to_string(hits.size()) + (hits.size() == 1 ? " tool matches" : " tools match") + " \"" + args.query +
+               "\" (" + std::to_string(searched) + " searched), best first:\n";
+    }
+    std::size_t rank = 0;
+    for (auto& h : hits) {
+        boost::system::error_code ec;
+        auto v = json::parse(b.raw[h.tool], ec);
+        json::object o = !ec && v.is_object() ? std::move(v.as_object()) : json::object{};
+        auto* d = o.if_contains("description");
+        std::string description = d && d->is_string() ? std::string(d->as_string()) : std::string();
+        json::value schema = json::object{{"type", "object"}};
+        if (auto* s = o.if_contains("inputSchema"); s && s->is_object()) schema = *s;
+        double score = std::round(h.score * 10000.0) / 10000.0;
+        // Readable: rank, name, score, description, arguments (required ones marked).
+        char shown[32];
+        std::snprintf(shown, sizeof shown, "%.2f", score);
+        text += "\n" + std::to_string(++rank) + ". " + b.names[h.tool] + " (score " + shown + ")";
+        if (!description.empty()) text += "\n   " + clip(description, 300);
+        std::string params;
+        if (auto* props = schema.as_object().if_contains("properties"); props && props->is_object()) {
+            json::array none;
+            auto* req = schema.as_object().if_contains("required");
+            auto& required = req && req->is_array() ? req->as_array() : none;
+            for (auto& [key, _] : props->as_object()) {
+                if (!params.empty()) params += ", ";
+                params += key;
+                if (std::find(required.begin(), required.end(), json::value(key)) != required.end()) params += '*';
+            }
+        }
+        if (!params.empty()) text += "\n   arguments: " + params + " (* required)";
+        tools.push_back(json::object{{"name", b.names[h.tool]},
+                                     {"description", std::move(description)},
+                                     {"inputSchema", std::move(schema)},
+                                     {"score", score}});
+    }
+    return json::serialize(json::object{
+        {"content", json::array{json::object{{"type", "text"}, {"text", std::move(text)}}}},
+        {"structuredContent", json::object{{"tools", std::move(tools)}, {"total_searched", searched}}},
+        {"isError", false}});
+}
+
+}  // namespace
+
+// The index this session's last search used, and what its tool lists were then: while every
+// visible provider's cached tools/list is the same one (same link, same fetch time), the next
+// search reuses the index without gathering, sorting and fingerprinting the lists again.
+struct SearchMemo {
+    std::string key;
+    std::shared_ptr<const Built> built;
+};
+
+std::optional<std::string> Builtins::memo_key(Session& s) {
+    auto vis = s.visible();
+    auto now = std::chrono::steady_clock::now();
+    std::string key;
+    for (auto* p : vis.list) {
+        auto it = s.links_.find(p->uid);
+        if (it == s.links_.end() || it->second->closed() || it->second->failed()) return std::nullopt;
+        auto& cache = it->second->lists();
+        auto c = cache.find("tools/list");
+        if (c == cache.end() || now - c->second.at >= s.env_.config.cache_ttl) return std::nullopt;
+        key += p->uid;
+        key += '\n';
+        key += std::to_string(reinterpret_cast<std::uintptr_t>(it->second.get()));
+        key += '@';
+        key += std::to_string(c->second.at.time_since_epoch().count());
+        key += '\n';
+    }
+    return key;
+}
+
+void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::object params) {
+    std::string name;
+    if (auto* n = params.if_contains("name"); n && n->is_string()) name = std::string(n->as_string());
+    if (name != builtin::kSearchTools)
+        return s.fail(ex, rpc::code::invalid_params, "Unknown tool '" + name + "'");
+    json::object arguments;
+    if (auto* a = params.if_contains("arguments"); a && !a->is_null()) {
+        if (!a->is_object()) return s.fail(ex, rpc::code::invalid_params, "Invalid params: params.arguments must be an object");
+        arguments = a->as_object();
+    }
+    auto parsed = parse_args(arguments);
+    if (auto* error = std::get_if<std::string>(&parsed))
+        return s.answer(ex, rpc::result(ex->id, bridge::result(ex->version, "tools/call", tool_error(*error))));
+    auto args = std::get<Args>(std::move(parsed));
+    auto respond = [ex, args](Session& session, const Built& built) {
+        std::string body;
+        try {
+            body = search_result(built, args, built.names.size());
+        } catch (const std::exception& e) {
+            core::log::error("coffer__search_tools failed", {{"error", e.what()}});
+            return session.fail(ex, rpc::code::internal_error, "Tool search failed");
+        }
+        session.answer(ex, rpc::result(ex->id, bridge::result(ex->version, "tools/call", body)));
+    };
+    if (auto key = memo_key(s); key && s.search_memo_ && s.search_memo_->key == *key)
+        return respond(s, *s.search_memo_->built);
+    Catalog::collect(s, "tools/list", [w = s.weak_from_this(), ex, respond](const Catalog::Items& items) {
+        auto session = w.lock();
+        if (!session || ex->done) return;
+        Catalog::Items own;
+        own.reserve(items.size());
+        for (auto* it : items)
+            if (!builtin::is_builtin(it->first)) own.push_back(it);
+        std::shared_ptr<const Built> built;
+        try {
+            built = cache().get(own);
+        } catch (const std::exception& e) {
+            core::log::error("coffer__search_tools could not index the tools", {{"error", e.what()}});
+            return session->fail(ex, rpc::code::internal_error, "Tool search failed");
+        }
+        if (auto key = memo_key(*session))
+            session->search_memo_ = std::make_shared<SearchMemo>(SearchMemo{std::move(*key), built});
+        else
+            session->search_memo_.reset();
+        respond(*session, *built);
+    });
+}
+
+}  // namespace coffer::mcp

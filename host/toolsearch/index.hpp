@@ -1,0 +1,54 @@
+// A field-weighted BM25 (BM25F) index over tools (SPEC G-24).
+//
+// Each tool has three fields — its name, its description, the names of its parameters — with a
+// weight and a length normalisation each; a term's frequencies in the fields are combined into one
+// pseudo-frequency before BM25's saturation, so a name match counts more than a description match
+// without one field drowning the others. The index is immutable: a changed catalog builds a new
+// one (building is linear in the text and cheap next to fetching the lists). Queries are const and
+// may run concurrently. Results are deterministic: by score, ties by name, then input position.
+#pragma once
+
+#include "toolsearch/schema_fields.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace coffer::toolsearch {
+
+struct Options {
+    float k1 = 1.2f;
+    float name_weight = 3.0f, description_weight = 1.0f, parameter_weight = 0.5f;
+    float name_b = 0.3f, description_b = 0.5f, parameter_b = 0.5f;
+};
+
+struct Hit {
+    std::size_t tool = 0;  // position in the list the index was built from
+    double score = 0;
+};
+
+class Index {
+public:
+    Index() = default;
+    explicit Index(const std::vector<ToolText>& tools, const Options& options = {});
+
+    // The best `limit` tools for `text` (limit 0: every tool that matches), best first; tools that
+    // share no term with the query are not returned.
+    std::vector<Hit> query(std::string_view text, std::size_t limit) const;
+
+    std::size_t size() const { return rank_.size(); }
+    std::size_t terms() const { return idf_.size(); }
+
+private:
+    std::unordered_map<std::string, std::uint32_t> dictionary_;
+    std::vector<float> idf_;                 // by term
+    std::vector<std::uint32_t> offsets_;     // by term: its postings are [offsets_[t], offsets_[t+1])
+    std::vector<std::uint32_t> docs_;        // posting → tool
+    std::vector<float> contributions_;       // posting → saturated, length-normalised frequency
+    std::vector<std::uint32_t> rank_;        // tool → its position in name order (ties)
+};
+
+}  // namespace coffer::toolsearch

@@ -1,0 +1,178 @@
+// coffer__search_tools (SPEC G-24) through the real daemon's /mcp: always listed, in name order;
+// finds upstream tools (coffer-test-upstream over stdio via the mcp_server plugin) and never
+// itself; searches only what the session may see (agent scope, disabled servers); bad arguments
+// give tool errors or -32602 and leave the daemon serving; the `coffer` server name is never routed.
+#define BOOST_TEST_MODULE integration_toolsearch
+#include <boost/test/unit_test.hpp>
+
+#include "mcp_client.hpp"
+
+#include <algorithm>
+
+using namespace coffer::test;
+namespace json = boost::json;
+
+namespace {
+
+bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+void add_upstream(Daemon& d, const std::string& name) {
+    json::object config{{"command", COFFER_TEST_UPSTREAM}, {"args", json::array{}}};
+    auto body = json::serialize(json::object{{"kind", "mcp_server"}, {"name", name}, {"config", config}});
+    auto r = d.call("POST", "/api/v1/resources", body);
+    BOOST_REQUIRE_MESSAGE(r.status == 201, r.body);
+}
+
+json::value search(McpClient& c, json::object args) {
+    return c.request("tools/call", json::object{{"name", "coffer__search_tools"}, {"arguments", std::move(args)}}).json;
+}
+
+// The names in a successful search result, checking its shape on the way.
+std::vector<std::string> found(const json::value& reply) {
+    std::vector<std::string> out;
+    auto& r = reply.at("result").as_object();
+    BOOST_TEST(!r.at("isError").as_bool());
+    BOOST_TEST(r.at("content").at(0).at("type").as_string() == "text");
+    auto& sc = r.at("structuredContent").as_object();
+    double last = 1e300;
+    for (auto& t : sc.at("tools").as_array()) {
+        auto& o = t.as_object();
+        out.emplace_back(o.at("name").as_string());
+        BOOST_TEST(o.at("inputSchema").is_object());
+        BOOST_TEST(o.at("description").is_string());
+        double score = o.at("score").to_number<double>();
+        BOOST_TEST(score > 0.0);
+        BOOST_TEST(score <= last);
+        last = score;
+    }
+    return out;
+}
+
+std::string tool_error_text(const json::value& reply) {
+    auto& r = reply.at("result").as_object();
+    BOOST_TEST(r.at("isError").as_bool());
+    return std::string(r.at("content").at(0).at("text").as_string());
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(listed_in_order_and_finds_upstream_tools_but_not_itself) {
+    EchoDaemon echo;
+    auto& d = echo.d;
+    add_upstream(d, "up");
+    McpClient c(d);
+    c.initialize();
+
+    auto listed = names_of(c.request("tools/list").json);
+    BOOST_TEST(has(listed, "coffer__search_tools"));
+    BOOST_TEST(has(listed, "up__pid"), d.log());
+    BOOST_TEST(std::is_sorted(listed.begin(), listed.end()));  // the built-in sits where the order puts it
+    BOOST_TEST(std::count(listed.begin(), listed.end(), "coffer__search_tools") == 1);
+
+    auto reply = search(c, {{"query", "return the server's process id"}});
+    auto names = found(reply);
+    BOOST_REQUIRE(!names.empty());
+    BOOST_TEST(names.front() == "up__pid");
+    auto& sc = reply.at("result").at("structuredContent");
+    BOOST_TEST(sc.at("total_searched").as_int64() == static_cast<std::int64_t>(listed.size() - 1));  // all but itself
+    BOOST_TEST(sc.at("tools").at(0).at("description").as_string() == "Returns the server's process id");
+    auto text = std::string(reply.at("result").at("content").at(0).at("text").as_string());
+    BOOST_TEST(text.find("1. up__pid") != std::string::npos, text);
+    BOOST_TEST(names.size() <= 5u);  // top_k defaults to 5
+
+    // Its own description matches "search tools", yet it never lists itself.
+    auto self = found(search(c, {{"query", "search tools"}, {"top_k", 20}}));
+    BOOST_TEST(!has(self, "coffer__search_tools"));
+    BOOST_TEST(has(self, "up__search"));
+
+    // top_k / limit bound the answer; the same question gets the same answer.
+    BOOST_TEST(found(search(c, {{"query", "echo text"}, {"top_k", 1}})).size() == 1u);
+    BOOST_TEST(found(search(c, {{"query", "echo text"}, {"limit", 2}})).size() == 2u);
+    auto a = search(c, {{"query", "progress notifications"}}), b = search(c, {{"query", "progress notifications"}});
+    BOOST_TEST(json::serialize(a.at("result")) == json::serialize(b.at("result")));
+    // Nothing matches: an empty list, not an error.
+    auto none = search(c, {{"query", "zzqx wholly unrelated"}});
+    BOOST_TEST(found(none).empty());
+
+    // The catalog changes (the upstream adds a tool and says so): the next search sees it.
+    BOOST_TEST(!has(found(search(c, {{"query", "exists only after toggle"}})), "up__extra"));
+    BOOST_TEST(c.call_tool("up__toggle").at("result").is_object());
+    BOOST_TEST(eventually([&] { return has(found(search(c, {{"query", "exists only after toggle"}})), "up__extra"); }));
+
+    // An older protocol revision gets the same tool.
+    McpClient old(d);
+    old.initialize("2024-11-05");
+    BOOST_TEST(has(names_of(old.request("tools/list").json), "coffer__search_tools"));
+    BOOST_TEST(found(search(old, {{"query", "process id"}})).front() == "up__pid");
+}
+
+BOOST_AUTO_TEST_CASE(bad_arguments) {
+    EchoDaemon echo;
+    auto& d = echo.d;
+    add_echo(d, "a");
+    McpClient c(d);
+    c.initialize();
+    // Argument problems are tool errors the agent can correct.
+    BOOST_TEST(tool_error_text(search(c, {})).find("'query' is required") != std::string::npos);
+    BOOST_TEST(tool_error_text(search(c, {{"query", 42}})).find("'query'") != std::string::npos);
+    BOOST_TEST(tool_error_text(search(c, {{"query", "   "}})).find("must not be empty") != std::string::npos);
+    BOOST_TEST(tool_error_text(search(c, {{"query", std::string(3000, 'x')}})).find("too long") != std::string::npos);
+    BOOST_TEST(tool_error_text(search(c, {{"query", "echo"}, {"top_k", 0}})).find("from 1 to 20") != std::string::npos);
+    BOOST_TEST(tool_error_text(search(c, {{"query", "echo"}, {"top_k", 21}})).find("from 1 to 20") != std::string::npos);
+    BOOST_TEST(tool_error_text(search(c, {{"query", "echo"}, {"top_k", "5"}})).find("top_k") != std::string::npos);
+    BOOST_TEST(tool_error_text(search(c, {{"query", "echo"}, {"top_k", 2.5}})).find("top_k") != std::string::npos);
+    BOOST_TEST(tool_error_text(search(c, {{"query", "echo"}, {"top_k", 2}, {"limit", 3}})).find("disagree") !=
+               std::string::npos);
+    BOOST_TEST(tool_error_text(search(c, {{"query", "echo"}, {"k", 2}})).find("Unknown argument 'k'") != std::string::npos);
+    // A malformed request is a protocol error.
+    auto bad = c.request("tools/call", json::object{{"name", "coffer__search_tools"}, {"arguments", "echo"}}).json;
+    BOOST_TEST(bad.at("error").at("code").as_int64() == -32602);
+    auto unknown = c.request("tools/call", json::object{{"name", "coffer__nope"}, {"arguments", json::object{}}}).json;
+    BOOST_TEST(unknown.at("error").at("code").as_int64() == -32602);
+    BOOST_TEST(std::string(unknown.at("error").at("message").as_string()).find("coffer__nope") != std::string::npos);
+    // Invalid UTF-8 cannot reach it (the body is refused as a whole); valid odd text just searches.
+    BOOST_TEST(found(search(c, {{"query", "🚀 \u00e9\u4e2d\u6587 \t echo"}})).front() == "a__echo");
+    // Still serving.
+    BOOST_TEST(c.request("ping").status == 200);
+    BOOST_TEST(found(search(c, {{"query", "echoes its text"}, {"top_k", 3}})).front() == "a__echo");
+}
+
+BOOST_AUTO_TEST_CASE(searches_only_what_the_session_sees) {
+    EchoDaemon echo;
+    auto& d = echo.d;
+    add_echo(d, "shared");
+    add_echo(d, "codexonly", "{}", R"(,"scope":[{"machine":"*","agents":["codex"]}])");
+    McpClient codex(d), claude(d);
+    codex.initialize("2025-11-25", json::object{{"coffer/agent", "codex"}});
+    claude.initialize("2025-11-25", json::object{{"coffer/agent", "claude"}});
+    auto for_codex = found(search(codex, {{"query", "echoes its text"}, {"top_k", 20}}));
+    auto for_claude = found(search(claude, {{"query", "echoes its text"}, {"top_k", 20}}));
+    BOOST_TEST(has(for_codex, "codexonly__echo"));
+    BOOST_TEST(has(for_codex, "shared__echo"));
+    BOOST_TEST(!has(for_claude, "codexonly__echo"));
+    BOOST_TEST(has(for_claude, "shared__echo"));
+
+    // A disabled server's tools are no longer found; enabled again, they are.
+    BOOST_TEST(d.call("POST", "/api/v1/resources/mcp_echo/shared/disable").status == 200);
+    BOOST_TEST(eventually([&] { return !has(found(search(claude, {{"query", "echoes its text"}})), "shared__echo"); }));
+    BOOST_TEST(d.call("POST", "/api/v1/resources/mcp_echo/shared/enable").status == 200);
+    BOOST_TEST(eventually([&] { return has(found(search(claude, {{"query", "echoes its text"}})), "shared__echo"); }));
+}
+
+BOOST_AUTO_TEST_CASE(the_coffer_server_name_is_never_routed) {
+    EchoDaemon echo;
+    auto& d = echo.d;
+    add_echo(d, "a");
+    // A kind that does not reserve the name itself may create it; the gateway still ignores it.
+    auto r = d.call("POST", "/api/v1/resources", R"({"kind":"mcp_echo","name":"coffer","config":{}})");
+    McpClient c(d);
+    c.initialize();
+    auto listed = names_of(c.request("tools/list").json);
+    BOOST_TEST(!has(listed, "coffer__echo"));
+    BOOST_TEST(has(listed, "a__echo"));
+    auto call = c.call_tool("coffer__echo", {{"text", "hi"}});
+    BOOST_TEST(call.at("error").at("code").as_int64() == -32602, r.body);
+    BOOST_TEST(echo_status(d, "a").at("open").as_int64() == 1);
+    if (r.status == 201) BOOST_TEST(echo_status(d, "coffer").at("open").as_int64() == 0);  // never contacted
+    BOOST_TEST(!has(found(search(c, {{"query", "echoes its text"}, {"top_k", 20}})), "coffer__echo"));
+}
