@@ -38,6 +38,15 @@ const std::vector<const char*>& steps() {
         );
         INSERT INTO retention (table_name, days) VALUES ('audit', 365);
         )sql",
+        // credentials (G-40): Fernet tokens only, never plaintext; the key is master.key
+        R"sql(
+        CREATE TABLE credentials (
+            ref TEXT PRIMARY KEY,
+            token TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        )sql",
     };
     return s;
 }
