@@ -14,6 +14,8 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace coffer::test_upstream {
 
@@ -25,7 +27,13 @@ struct Options {
     bool strict_version = false;             // refuse a newer version with an error (no counter-offer)
     bool fail_initialize = false;
     int init_delay_ms = 0;
+    // HTTP: every request must carry these headers, each with a value whose SHA-256 (lower-case
+    // hex) is given; otherwise 401 (the secret itself never appears on the command line).
+    std::vector<std::pair<std::string, std::string>> required_headers;
 };
+
+// Lower-case hex SHA-256 of `text`.
+std::string sha256_hex(std::string_view text);
 
 // Where messages for the client go. `final` marks the response that ends a request's stream.
 class Peer {
