@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Installs what the end-to-end tests (tests/e2e) need: Node.js and npm (Debian's packages when
-# missing) and the npm packages pinned in tests/e2e/package-lock.json (`npm ci`). Idempotent: does
-# nothing when node_modules already matches the lock file.
+# Installs what the Node.js tests need: Node.js and npm (Debian's packages when missing) and the
+# npm packages pinned in the package-lock.json of each test package — tests/e2e (end-to-end tests)
+# and tests/interop (Fernet interoperability) — with `npm ci`. Idempotent: does nothing for a
+# package whose node_modules already matches its lock file.
 #
 #   scripts/install-node-deps.sh           install if needed
 #   scripts/install-node-deps.sh --check   only check; exit 1 (saying what is missing) if anything is
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-E2E="$ROOT/tests/e2e"
-STAMP="$E2E/node_modules/.coffer-lock.sha256"
+PACKAGES=("$ROOT/tests/e2e" "$ROOT/tests/interop")
 MIN_NODE_MAJOR=18
 CHECK_ONLY=0
 [ "${1:-}" = "--check" ] && CHECK_ONLY=1
@@ -18,7 +18,7 @@ say() { echo "install-node-deps: $*" >&2; }
 
 node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 
-lock_hash() { sha256sum "$E2E/package-lock.json" "$E2E/package.json" | sha256sum | cut -d' ' -f1; }
+lock_hash() { sha256sum "$1/package-lock.json" "$1/package.json" | sha256sum | cut -d' ' -f1; }
 
 # --- Node.js and npm -------------------------------------------------------------------------
 missing=()
@@ -47,14 +47,18 @@ if [ "$(node_major)" -lt "$MIN_NODE_MAJOR" ]; then
 fi
 
 # --- the pinned npm packages -----------------------------------------------------------------
-want="$(lock_hash)"
-if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && [ -d "$E2E/node_modules/@modelcontextprotocol/sdk" ]; then
-  exit 0
-fi
-if [ $CHECK_ONLY = 1 ]; then
-  say "tests/e2e/node_modules is missing or does not match package-lock.json (run scripts/install-node-deps.sh)"
-  exit 1
-fi
-say "npm ci in tests/e2e"
-( cd "$E2E" && npm ci --no-audit --no-fund --loglevel=error >&2 )
-echo "$want" > "$STAMP"
+for pkg in "${PACKAGES[@]}"; do
+  stamp="$pkg/node_modules/.coffer-lock.sha256"
+  want="$(lock_hash "$pkg")"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    continue
+  fi
+  rel="${pkg#"$ROOT"/}"
+  if [ $CHECK_ONLY = 1 ]; then
+    say "$rel/node_modules is missing or does not match package-lock.json (run scripts/install-node-deps.sh)"
+    exit 1
+  fi
+  say "npm ci in $rel"
+  ( cd "$pkg" && npm ci --no-audit --no-fund --loglevel=error >&2 )
+  echo "$want" > "$stamp"
+done
