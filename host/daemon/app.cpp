@@ -1,6 +1,8 @@
 #include "daemon/app.hpp"
 
 #include "daemon/curation_routes.hpp"
+#include "api/credential_routes.hpp"
+
 #include "core/clock.hpp"
 #include "core/files.hpp"
 #include "core/log.hpp"
@@ -80,6 +82,12 @@ core::Result<void> App::open_store() {
     return {};
 }
 
+// G-40: refuses to start when stored credentials have no key to open them (MasterKeyMissing).
+core::Result<void> App::open_credentials() {
+    credentials_ = std::make_unique<credential::Store>(*db_, opt_.home);
+    return credentials_->open();
+}
+
 core::Result<void> App::load_plugins() {
     plugin::HostServices services;
     services.vault = opt_.home;
@@ -101,6 +109,23 @@ core::Result<void> App::load_plugins() {
         return pids_->record(plugin, pid, description);
     };
     services.child_exited = [this](const std::string&, std::int64_t pid) { pids_->forget(pid); };
+    // Any thread: resolves from the store's in-memory tokens; the audit row is queued.
+    services.resolve_credential = [this](const std::string& plugin, std::string_view ref, std::string& value) {
+        auto r = credentials_->resolve(ref);
+        std::string target(ref);
+        bool ok = r.outcome == credential::Resolution::Outcome::ok;
+        boost::asio::post(svc_, [this, plugin, target, ok] {
+            (void)resource::write_audit(*db_, "system", "credential_resolved", target,
+                                        json::object{{"plugin", plugin}, {"ok", ok}});
+        });
+        switch (r.outcome) {
+            case credential::Resolution::Outcome::ok: value = std::move(r.value); return COFFER_OK;
+            case credential::Resolution::Outcome::invalid_ref: return COFFER_E_INVALID;
+            case credential::Resolution::Outcome::not_found: return COFFER_E_NOT_FOUND;
+            case credential::Resolution::Outcome::unavailable: return COFFER_E_UNAVAILABLE;
+        }
+        return COFFER_E_INTERNAL;
+    };
     registry_ = std::make_unique<plugin::Registry>(std::move(services));
     std::vector<fs::path> dirs{exe_dir() / ".." / COFFER_PLUGIN_SUBDIR, opt_.home / "plugins"};
     for (auto& d : opt_.plugin_dirs) dirs.push_back(d);
@@ -136,6 +161,7 @@ core::Result<void> App::start_http() {
     token_ = core::random_hex(32);
     api_ = std::make_unique<api::Api>(api::Context{*this, *resources_, *registry_, *db_}, svc_.get_executor());
     add_curation_routes(*api_, CurationDeps{*resources_, *registry_, *gateway_, *curation_, *db_});
+    api::add_credential_routes(*api_, *credentials_);
     api_->mount(api::Mount{
         mcp::Gateway::paths(),
         [this](http::Request&& r, http::Respond respond) { gateway_->handle(std::move(r), std::move(respond)); },
@@ -300,6 +326,7 @@ int App::run() {
     std::vector<Step> steps{
         {"sweep_upstreams", [this] { return sweep_upstreams(); }},
         {"open_store", [this] { return open_store(); }},
+        {"open_credentials", [this] { return open_credentials(); }},
         {"load_plugins", [this] { return load_plugins(); }},
         {"start_resources", [this] { return start_resources(); }},
         {"start_http", [this] { return start_http(); }},

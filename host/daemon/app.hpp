@@ -5,6 +5,7 @@
 #include "curation/curation.hpp"
 #include "curation/invocations.hpp"
 #include "daemon/backup_endpoint.hpp"
+#include "credential/store.hpp"
 #include "daemon/options.hpp"
 #include "daemon/upstream_pids.hpp"
 #include "daemon/vault_lock.hpp"
@@ -46,6 +47,7 @@ private:
     core::Result<void> acquire_lock();
     core::Result<void> sweep_upstreams();
     core::Result<void> open_store();
+    core::Result<void> open_credentials();
     core::Result<void> load_plugins();
     core::Result<void> start_resources();
     core::Result<void> start_http();
@@ -64,6 +66,7 @@ private:
 
     VaultLock lock_;
     std::unique_ptr<store::Database> db_;
+    std::unique_ptr<credential::Store> credentials_;
     std::unique_ptr<plugin::Registry> registry_;
     std::unique_ptr<resource::Service> resources_;
     std::unique_ptr<UpstreamPids> pids_;

@@ -4,6 +4,8 @@
 
 #include <boost/json.hpp>
 
+#include <openssl/crypto.h>
+
 #include <system_error>
 
 namespace coffer::plugin {
@@ -87,6 +89,20 @@ void h_child_exited(coffer_host* h, int64_t pid) {
     } catch (...) {
     }
 }
+coffer_status h_credential_resolve(coffer_host* h, coffer_str ref, void (*sink)(void*, coffer_str), void* ctx) {
+    if (!h || !h->services || !h->services->resolve_credential) return COFFER_E_UNSUPPORTED;
+    if (!sink) return COFFER_E_INVALID;
+    std::string value;
+    coffer_status st = COFFER_E_INTERNAL;
+    try {
+        st = h->services->resolve_credential(h->plugin_name, view(ref), value);
+    } catch (...) {
+        st = COFFER_E_INTERNAL;
+    }
+    if (st == COFFER_OK) sink(ctx, coffer_str{value.data(), value.size()});
+    OPENSSL_cleanse(value.data(), value.size());
+    return st;
+}
 }  // namespace
 
 const coffer_host_api* host_api() {
@@ -107,6 +123,7 @@ const coffer_host_api* host_api() {
         a.session_request = &h_session_request;
         a.child_started = &h_child_started;
         a.child_exited = &h_child_exited;
+        a.credential_resolve = &h_credential_resolve;
         return a;
     }();
     return &api;

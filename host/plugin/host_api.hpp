@@ -48,6 +48,10 @@ struct HostServices {
     // ABI 1.2: a plugin started / reaped a child process (upstream-pids/ bookkeeping, D-8).
     std::function<bool(const std::string& plugin, std::int64_t pid, const std::string& description)> child_started;
     std::function<void(const std::string& plugin, std::int64_t pid)> child_exited;
+    // ABI 1.3: resolve a credential reference for a plugin. Returns COFFER_OK and sets `value`,
+    // or an error status (COFFER_E_INVALID / COFFER_E_NOT_FOUND / COFFER_E_UNAVAILABLE).
+    std::function<coffer_status(const std::string& plugin, std::string_view ref, std::string& value)>
+        resolve_credential;
 };
 
 const coffer_host_api* host_api();

@@ -66,6 +66,15 @@ const std::vector<const char*>& steps() {
         CREATE INDEX mcp_invocations_ts ON mcp_invocations (ts_ms);
         CREATE INDEX mcp_invocations_server ON mcp_invocations (server, id);
         )sql",
+        // credentials (G-40): Fernet tokens only, never plaintext; the key is master.key
+        R"sql(
+        CREATE TABLE credentials (
+            ref TEXT PRIMARY KEY,
+            token TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        )sql",
     };
     return s;
 }

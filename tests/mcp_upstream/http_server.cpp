@@ -162,6 +162,12 @@ private:
         std::string target(req.target());
         std::string path = target.substr(0, target.find('?'));
         std::string sid(req["Mcp-Session-Id"]);
+        for (auto& [name, digest] : opts_.required_headers) {
+            auto it = req.find(name);
+            if (it == req.end() || sha256_hex(std::string_view(it->value().data(), it->value().size())) != digest)
+                co_return simple(s, 401, "Unauthorized",
+                                 R"({"error":"missing or wrong )" + name + R"( header"})");
+        }
         if (legacy_) co_return legacy(s, req, path, target);
         if (path != "/mcp") co_return simple(s, 404, "Not Found");
         if (req.method() == http::verb::delete_) {

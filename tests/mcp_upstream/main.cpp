@@ -8,6 +8,9 @@
 //   --tools-file PATH   re-read at every tools/list and call: NAME adds a tool, -NAME hides one
 //   --stderr TEXT       write TEXT to stderr at start
 //   --exit-at-start N   exit with status N at once (after --stderr)
+//   --require-env NAME=SHA256     stdio: exit 3 at start unless $NAME is set to a value with that
+//                                 SHA-256 (hex); proves a credential arrived without naming it
+//   --require-header NAME=SHA256  HTTP: answer 401 unless the request has header NAME with such a value
 #include "http_server.hpp"
 #include "server.hpp"
 
@@ -76,6 +79,25 @@ int main(int argc, char** argv) {
         else if (a == "--tools-file") opts.tools_file = next();
         else if (a == "--stderr") std::cerr << next() << std::endl;
         else if (a == "--exit-at-start") std::exit(std::atoi(next().c_str()));
+        else if (a == "--require-env" || a == "--require-header") {
+            auto spec = next();
+            auto eq = spec.find('=');
+            if (eq == std::string::npos || eq == 0) {
+                std::cerr << a << " wants NAME=SHA256HEX\n";
+                return 2;
+            }
+            auto name = spec.substr(0, eq), digest = spec.substr(eq + 1);
+            if (a == "--require-header") {
+                opts.required_headers.emplace_back(name, digest);
+            } else {
+                const char* v = std::getenv(name.c_str());
+                if (!v || sha256_hex(v) != digest) {
+                    std::cerr << "coffer-test-upstream: environment variable " << name
+                              << (v ? " has the wrong value" : " is not set") << std::endl;
+                    std::exit(3);
+                }
+            }
+        }
         else {
             std::cerr << "unknown option " << a << "\n";
             return 2;

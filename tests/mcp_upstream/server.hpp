@@ -14,6 +14,8 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace coffer::test_upstream {
 
@@ -28,7 +30,13 @@ struct Options {
     // Read at every tools/list and tools/call (an "upgrade" without a restart): one tool per line;
     // `NAME` adds a tool that answers "NAME ok", `-NAME` hides a built-in tool.
     std::string tools_file;
+    // HTTP: every request must carry these headers, each with a value whose SHA-256 (lower-case
+    // hex) is given; otherwise 401 (the secret itself never appears on the command line).
+    std::vector<std::pair<std::string, std::string>> required_headers;
 };
+
+// Lower-case hex SHA-256 of `text`.
+std::string sha256_hex(std::string_view text);
 
 // Where messages for the client go. `final` marks the response that ends a request's stream.
 class Peer {

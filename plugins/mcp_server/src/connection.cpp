@@ -1,5 +1,6 @@
 #include "connection.hpp"
 
+#include "credentials.hpp"
 #include "json_span.hpp"
 
 #include <boost/json.hpp>
@@ -136,11 +137,12 @@ void Connection::close(const Failure& why) {
 
 void Connection::start() {
     state_ = State::starting;
-    auto cred = cfg_->first_credential_reference();
-    if (!cred.empty()) {
-        auto msg = "credential references are not supported yet (" + cred + " of mcp_server '" + up_->name() + "')";
-        up_->health().refused(msg, false);
-        fail_start(Failure{err::kUnavailable, msg, std::string(reason::credentials), {}}, false, false);
+    // Credential references are resolved now, for this connection only (G-13).
+    auto resolved = resolve_credentials(cfg_, up_->runtime().host());
+    if (!resolved.config) {
+        up_->health().refused(resolved.error, false);
+        fail_start(Failure{err::kUnavailable, who() + ": " + resolved.error, std::string(reason::credentials), {}}, false,
+                   false);
         return;
     }
     auto now = Health::Clock::now();
@@ -150,7 +152,7 @@ void Connection::start() {
         return;
     }
     admitted_ = true;
-    transport_ = make_transport(up_->runtime(), cfg_, *this);
+    transport_ = make_transport(up_->runtime(), std::move(resolved.config), *this);
     transport_->open();
     if (state_ != State::starting) return;
     init_timer_ = std::make_shared<boost::asio::steady_timer>(up_->runtime().io());

@@ -26,7 +26,7 @@ inline constexpr std::string_view timeout = "timeout";
 inline constexpr std::string_view cancelled = "cancelled";
 inline constexpr std::string_view closed = "closed";
 inline constexpr std::string_view disabled = "disabled";
-inline constexpr std::string_view credentials = "credentials_unsupported";
+inline constexpr std::string_view credentials = "credential_unresolved";
 inline constexpr std::string_view http_error = "http_error";
 inline constexpr std::string_view protocol = "protocol_error";
 }  // namespace reason

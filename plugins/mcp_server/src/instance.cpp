@@ -38,11 +38,6 @@ void ServerInstance::update(const json::object& config) {
 
 void ServerInstance::precheck() {
     auto cfg = up_->config();
-    auto cred = cfg->first_credential_reference();
-    if (!cred.empty()) {
-        up_->health().refused("credential references are not supported yet (" + cred + ")", false);
-        return;
-    }
     if (cfg->transport == TransportKind::http) {
         if (!up_->running() || !up_->runtime().running()) return;
         // Only a TCP connect, in the background; a failure is reported, not backed off.

@@ -21,7 +21,8 @@ public:
     std::unique_ptr<sdk::McpSessionState> open_mcp(sdk::McpSession session, const json::object& info) override;
 
 private:
-    // Checks that need no connection: the launcher resolves, no credential references.
+    // Checks that need no connection: the launcher resolves (credential references are resolved
+    // only when a connection starts).
     void precheck();
     // Closes every live connection (each session reconnects on its next call if still running).
     void close_all(const std::string& why);

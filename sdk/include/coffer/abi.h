@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 #define COFFER_ABI_MAJOR 1
-#define COFFER_ABI_MINOR 2
+#define COFFER_ABI_MINOR 3
 
 #if defined(_WIN32)
 #define COFFER_EXPORT __declspec(dllexport)
@@ -119,6 +119,19 @@ typedef struct coffer_host_api {
        child must lead its own process group. */
     coffer_status (*child_started)(coffer_host* host, int64_t pid, coffer_str description);
     void (*child_exited)(coffer_host* host, int64_t pid);
+
+    /* --- ABI 1.3: credentials --- */
+    /* Resolves a credential reference: `ref` is the name after "credref:" (without the prefix).
+       On success the host calls sink(sink_ctx, value) exactly once with the secret, borrowed for
+       the duration of that call only, and returns COFFER_OK. The plugin copies it, hands it only
+       to the one upstream it resolved it for (environment, header), and never logs, stores or
+       audits it. Errors (sink not called): COFFER_E_INVALID (not a valid reference name),
+       COFFER_E_NOT_FOUND (no such credential), COFFER_E_UNAVAILABLE (it cannot be decrypted, e.g.
+       the vault's master key does not open it). Call it when spawning/connecting, not earlier, so
+       a changed credential takes effect at the next connection. Any thread; never blocks. The
+       host audits each resolution (`credential_resolved`, the reference and the plugin only). */
+    coffer_status (*credential_resolve)(coffer_host* host, coffer_str ref,
+                                        void (*sink)(void* sink_ctx, coffer_str value), void* sink_ctx);
 } coffer_host_api;
 
 /*

@@ -104,6 +104,30 @@ public:
     void child_exited(std::int64_t pid) const {
         if (has(&coffer_host_api::child_exited)) api_->child_exited(host_, pid);
     }
+    // ABI 1.3: the secret behind "credref:<ref>" (pass `ref` without the prefix). status is
+    // COFFER_OK with the value, COFFER_E_INVALID / COFFER_E_NOT_FOUND / COFFER_E_UNAVAILABLE, or
+    // COFFER_E_UNSUPPORTED on a host older than 1.3. Hand the value to its upstream only; never
+    // log it or put it in an error message.
+    struct Credential {
+        coffer_status status = COFFER_E_UNSUPPORTED;
+        std::string value;
+        bool ok() const noexcept { return status == COFFER_OK; }
+    };
+    Credential resolve_credential(std::string_view ref) const {
+        Credential out;
+        if (!has(&coffer_host_api::credential_resolve)) return out;
+        struct Sink {
+            static void take(void* ctx, coffer_str v) noexcept {
+                try {
+                    static_cast<std::string*>(ctx)->assign(to_view(v));
+                } catch (...) {
+                }
+            }
+        };
+        out.status = api_->credential_resolve(host_, to_cstr(ref), &Sink::take, &out.value);
+        if (out.status != COFFER_OK) out.value.clear();
+        return out;
+    }
     const coffer_host_api* api() const noexcept { return api_; }
     coffer_host* handle() const noexcept { return host_; }
 

@@ -40,6 +40,9 @@ struct coffer_host {
     std::vector<Event> events;
     std::vector<Audit> audits;
     std::vector<long long> children;
+    // ABI 1.3: the credentials the fake host resolves (ref → value), and every ref asked for.
+    std::map<std::string, std::string> credentials;
+    std::vector<std::string> resolved;
 };
 
 // ABI 1.2 fakes: a session records what the provider sends the client; a call waits for its
@@ -131,6 +134,21 @@ public:
             std::lock_guard<std::mutex> g(h->mu);
             std::erase(h->children, pid);
         };
+        api_.credential_resolve = [](coffer_host* h, coffer_str ref, void (*sink)(void*, coffer_str), void* ctx) {
+            std::string value;
+            {
+                std::lock_guard<std::mutex> g(h->mu);
+                std::string r(view(ref));
+                h->resolved.push_back(r);
+                auto it = h->credentials.find(r);
+                if (r.empty()) return COFFER_E_INVALID;
+                if (it == h->credentials.end()) return COFFER_E_NOT_FOUND;
+                value = it->second;
+            }
+            if (!sink) return COFFER_E_INVALID;
+            sink(ctx, cstr(value));
+            return COFFER_OK;
+        };
 
         plugin_ = entry(COFFER_ABI_MAJOR, COFFER_ABI_MINOR);
         if (!plugin_) throw std::runtime_error("plugin entry returned NULL");
@@ -218,6 +236,20 @@ public:
         out.json = call->result;
         out.details = call->error;
         return out;
+    }
+    // ABI 1.3: what credential_resolve answers (ref → value); erase to make a ref unresolvable.
+    void set_credential(const std::string& ref, const std::string& value) {
+        std::lock_guard<std::mutex> g(host_.mu);
+        host_.credentials[ref] = value;
+    }
+    void erase_credential(const std::string& ref) {
+        std::lock_guard<std::mutex> g(host_.mu);
+        host_.credentials.erase(ref);
+    }
+    // Every ref the plugin asked the host to resolve, in order.
+    std::vector<std::string> resolved_refs() {
+        std::lock_guard<std::mutex> g(host_.mu);
+        return host_.resolved;
     }
     // The children the plugin recorded and has not yet reported exited (a copy: plugins report
     // from their own threads).

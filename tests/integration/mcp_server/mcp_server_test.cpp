@@ -128,11 +128,12 @@ BOOST_FIXTURE_TEST_CASE(http_server_test_action, Fixture) {
     BOOST_TEST(tl.at("result").at("ok").as_bool(), json::serialize(tl));
 }
 
-BOOST_FIXTURE_TEST_CASE(credential_references_are_not_resolved_yet, Fixture) {
+BOOST_FIXTURE_TEST_CASE(an_unknown_credential_reference_fails_the_start_with_a_clear_status, Fixture) {
     create("cred", mcps_test::stdio_config({}, R"({"env":{"API_KEY":"credref:my-key"}})"));
-    auto st = plugin_status("cred");
-    BOOST_TEST(st.at("last_error").as_string() == "credential references are not supported yet (env API_KEY)");
     auto t = action("cred", "test");
     BOOST_TEST(!t.at("result").at("ok").as_bool());
-    BOOST_TEST(d.log().find("my-key") == std::string::npos);
+    auto st = plugin_status("cred");
+    BOOST_TEST(st.at("last_error").as_string().find("credential 'my-key' (env API_KEY) does not exist") != std::string::npos,
+               json::serialize(st));
+    BOOST_TEST(st.at("health").as_string() == "unhealthy");
 }

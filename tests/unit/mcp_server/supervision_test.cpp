@@ -157,17 +157,32 @@ BOOST_AUTO_TEST_CASE(missing_interpreter_of_a_script_is_a_missing_runner) {
     std::filesystem::remove_all(dir);
 }
 
-BOOST_AUTO_TEST_CASE(credential_references_are_refused_for_now) {
+BOOST_AUTO_TEST_CASE(credential_references_are_resolved_through_the_host_at_spawn) {
     FakeHost host(coffer_plugin_entry_v1);
-    auto* inst = host.create("mcp_server", "up", stdio_config({}, R"({"env":{"API_TOKEN":"credref:github"}})"));
-    auto st = status_of(host, inst);
-    BOOST_TEST(st.at("last_error").as_string() == "credential references are not supported yet (env API_TOKEN)");
+    const std::string secret = "fake-host-secret-0b7d";
+    // coffer-test-upstream exits at start unless $API_TOKEN has this SHA-256 (of `secret`).
+    auto* inst = host.create("mcp_server", "up",
+                             stdio_config({"--require-env", "API_TOKEN=fee499d656de3ec9e32124fcff9caff4a21b65d3501aaa2e00a54ea74259fdcc"},
+                                          R"({"env":{"API_TOKEN":"credref:github"}})"));
+    BOOST_TEST(host.resolved_refs().empty());  // nothing is resolved before a connection starts
     auto s = host.mcp_open(inst);
     auto r = host.mcp_request(*s, "tools/list");
-    BOOST_TEST(error_reason(r.details) == "credentials_unsupported");
-    BOOST_TEST(r.details.find("github") == std::string::npos);  // the reference's value is not echoed
-    BOOST_TEST(host.children().empty());
-    for (auto& l : host.logs()) BOOST_TEST(l.message.find("credref:github") == std::string::npos);
+    BOOST_TEST(error_reason(r.details) == "credential_unresolved", r.details);
+    BOOST_TEST(error_message(r.details).find(
+                   "credential 'github' (env API_TOKEN) does not exist; create it with `coffer credential set github`") !=
+                   std::string::npos,
+               r.details);
+    BOOST_TEST(status_of(host, inst).at("last_error").as_string().find("credential 'github' (env API_TOKEN)") !=
+               std::string::npos);
+    BOOST_TEST(host.children().empty());  // never spawned
+    BOOST_TEST((host.resolved_refs() == std::vector<std::string>{"github"}));
+
+    host.set_credential("github", secret);
+    auto ok = host.mcp_request(*s, "tools/list");
+    BOOST_TEST(ok.ok(), ok.details);  // the upstream got the right value in its environment
+    BOOST_TEST(status_of(host, inst).at("health").as_string() == "ok");
+    for (auto& l : host.logs()) BOOST_TEST(l.message.find(secret) == std::string::npos);
+    BOOST_TEST(json::serialize(status_of(host, inst)).find(secret) == std::string::npos);
     s.reset();
 }
 

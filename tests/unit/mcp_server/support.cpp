@@ -146,13 +146,14 @@ json::object status_of(FakeHost& host, coffer_instance* inst) {
     return json::parse(r.json).as_object();
 }
 
-HttpUpstream::HttpUpstream(bool legacy) : legacy_(legacy) {
+HttpUpstream::HttpUpstream(bool legacy, std::vector<std::string> extra_args) : legacy_(legacy) {
     char tmpl[] = "/tmp/mcps-http-XXXXXX";
     int fd = ::mkstemp(tmpl);
     if (fd >= 0) ::close(fd);
     log_ = tmpl;
     std::vector<std::string> argv{upstream_path(), "--http", "0"};
     if (legacy) argv.push_back("--legacy-sse");
+    argv.insert(argv.end(), extra_args.begin(), extra_args.end());
     pid_ = coffer::test::spawn(argv, {}, log_);
     wait_until(
         [&] {

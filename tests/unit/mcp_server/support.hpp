@@ -64,7 +64,8 @@ json::object status_of(FakeHost& host, coffer_instance* inst);
 // coffer-test-upstream --http in the background; stopped with the object.
 class HttpUpstream {
 public:
-    explicit HttpUpstream(bool legacy = false);
+    // `extra_args` go to coffer-test-upstream too (e.g. --require-header NAME=SHA256).
+    explicit HttpUpstream(bool legacy = false, std::vector<std::string> extra_args = {});
     ~HttpUpstream();
     unsigned short port() const { return port_; }
     std::string url() const;

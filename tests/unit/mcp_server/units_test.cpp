@@ -81,6 +81,9 @@ BOOST_AUTO_TEST_CASE(config_rules) {
     BOOST_TEST(problems(R"({"url":"http://a/","headers":{"Mcp-Session-Id":"x"}})") == std::vector<std::string>{"/headers/Mcp-Session-Id"});
     BOOST_TEST(problems(R"({"url":"http://a/","headers":{"X":"a\r\nb"}})") == std::vector<std::string>{"/headers/X"});
     BOOST_TEST(problems(R"({"command":"x","env":{"T":"credref:"}})") == std::vector<std::string>{"/env/T"});
+    BOOST_TEST(problems(R"({"command":"x","env":{"T":"credref:bad/name"}})") == std::vector<std::string>{"/env/T"});
+    BOOST_TEST(problems(R"({"url":"http://a/","headers":{"A":"credref:.hidden"}})") == std::vector<std::string>{"/headers/A"});
+    BOOST_TEST(problems(R"({"command":"x","env":{"T":"credref:gh-token.v2_x"}})").empty());
     BOOST_TEST(problems(R"({"command":"x","cwd":"relative/dir"})") == std::vector<std::string>{"/cwd"});
     BOOST_TEST(problems(R"({"command":" npx -y"})") == std::vector<std::string>{"/command"});
 

@@ -34,6 +34,8 @@ static const coffer_c_layout_entry layout[] = {
     ENTRY(offsetof(coffer_host_api, audit)),
     ENTRY(offsetof(coffer_host_api, data_dir)),
     ENTRY(offsetof(coffer_host_api, vault_dir)),
+    ENTRY(offsetof(coffer_host_api, child_exited)),
+    ENTRY(offsetof(coffer_host_api, credential_resolve)),
     ENTRY(sizeof(coffer_kind)),
     ENTRY(offsetof(coffer_kind, name)),
     ENTRY(offsetof(coffer_kind, schema_json)),

@@ -38,6 +38,8 @@ BOOST_AUTO_TEST_CASE(c_and_cxx_agree_on_layout) {
         ENTRY(offsetof(coffer_host_api, audit)),
         ENTRY(offsetof(coffer_host_api, data_dir)),
         ENTRY(offsetof(coffer_host_api, vault_dir)),
+        ENTRY(offsetof(coffer_host_api, child_exited)),
+        ENTRY(offsetof(coffer_host_api, credential_resolve)),
         ENTRY(sizeof(coffer_kind)),
         ENTRY(offsetof(coffer_kind, name)),
         ENTRY(offsetof(coffer_kind, schema_json)),

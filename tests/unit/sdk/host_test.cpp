@@ -115,6 +115,30 @@ BOOST_AUTO_TEST_CASE(larger_struct_from_a_newer_host_is_accepted) {
     BOOST_TEST(h.vault_dir() == "/vault");
 }
 
+BOOST_AUTO_TEST_CASE(credential_resolve_on_a_1_3_host_and_absent_on_a_1_2_host) {
+    auto api = full_api();
+    api.credential_resolve = [](coffer_host* h, coffer_str ref, void (*sink)(void*, coffer_str), void* ctx) {
+        calls(h)->seen.push_back("resolve:" + std::string(sdk::to_view(ref)));
+        if (sdk::to_view(ref) != "known") return COFFER_E_NOT_FOUND;
+        sink(ctx, sdk::to_cstr("the-value"));
+        return COFFER_OK;
+    };
+    Calls c;
+    sdk::Host h(&api, reinterpret_cast<coffer_host*>(&c));
+    auto ok = h.resolve_credential("known");
+    BOOST_TEST(ok.ok());
+    BOOST_TEST(ok.value == "the-value");
+    auto missing = h.resolve_credential("other");
+    BOOST_TEST(missing.status == COFFER_E_NOT_FOUND);
+    BOOST_TEST(missing.value.empty());
+    // A 1.2 host's struct ends after child_exited: no call, UNSUPPORTED.
+    api.struct_size = offsetof(coffer_host_api, credential_resolve);
+    sdk::Host old(&api, reinterpret_cast<coffer_host*>(&c));
+    BOOST_TEST(!old.has(&coffer_host_api::credential_resolve));
+    BOOST_TEST(old.resolve_credential("known").status == COFFER_E_UNSUPPORTED);
+    BOOST_TEST((c.seen == std::vector<std::string>{"resolve:known", "resolve:other"}));
+}
+
 BOOST_AUTO_TEST_CASE(null_pointer_in_range_is_absent) {
     auto api = full_api();
     api.emit = nullptr;
