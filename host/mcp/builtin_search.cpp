@@ -1,5 +1,7 @@
 #include "mcp/builtin_search.hpp"
 
+#include "curation/invocations.hpp"
+
 #include "core/log.hpp"
 #include "mcp/bridge.hpp"
 #include "mcp/catalog.hpp"
@@ -319,16 +321,23 @@ std::optional<std::string> Builtins::memo_key(Session& s) {
 void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::object params) {
     std::string name;
     if (auto* n = params.if_contains("name"); n && n->is_string()) name = std::string(n->as_string());
-    if (name != builtin::kSearchTools)
+    if (name != builtin::kSearchTools) {
+        s.end_invocation(ex, curation::outcome::unknown, rpc::code::invalid_params);
         return s.fail(ex, rpc::code::invalid_params, "Unknown tool '" + name + "'");
+    }
     json::object arguments;
     if (auto* a = params.if_contains("arguments"); a && !a->is_null()) {
-        if (!a->is_object()) return s.fail(ex, rpc::code::invalid_params, "Invalid params: params.arguments must be an object");
+        if (!a->is_object()) {
+            s.end_invocation(ex, curation::outcome::error, rpc::code::invalid_params);
+            return s.fail(ex, rpc::code::invalid_params, "Invalid params: params.arguments must be an object");
+        }
         arguments = a->as_object();
     }
     auto parsed = parse_args(arguments);
-    if (auto* error = std::get_if<std::string>(&parsed))
+    if (auto* error = std::get_if<std::string>(&parsed)) {
+        s.end_invocation(ex, curation::outcome::tool_error, std::nullopt);
         return s.answer(ex, rpc::result(ex->id, bridge::result(ex->version, "tools/call", tool_error(*error))));
+    }
     auto args = std::get<Args>(std::move(parsed));
     auto respond = [ex, args](Session& session, const Built& built) {
         std::string body;
@@ -336,8 +345,10 @@ void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::objec
             body = search_result(built, args, built.names.size());
         } catch (const std::exception& e) {
             core::log::error("coffer__search_tools failed", {{"error", e.what()}});
+            session.end_invocation(ex, curation::outcome::error, rpc::code::internal_error);
             return session.fail(ex, rpc::code::internal_error, "Tool search failed");
         }
+        session.end_invocation(ex, curation::outcome::ok, std::nullopt);
         session.answer(ex, rpc::result(ex->id, bridge::result(ex->version, "tools/call", body)));
     };
     if (auto key = memo_key(s); key && s.search_memo_ && s.search_memo_->key == *key)
@@ -354,6 +365,7 @@ void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::objec
             built = cache().get(own);
         } catch (const std::exception& e) {
             core::log::error("coffer__search_tools could not index the tools", {{"error", e.what()}});
+            session->end_invocation(ex, curation::outcome::error, rpc::code::internal_error);
             return session->fail(ex, rpc::code::internal_error, "Tool search failed");
         }
         if (auto key = memo_key(*session))

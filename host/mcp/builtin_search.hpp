@@ -22,6 +22,7 @@ class Session;
 
 namespace builtin {
 
+inline constexpr std::string_view kServer = "coffer";  // the gateway itself, in the invocation log
 inline constexpr std::string_view kPrefix = "coffer__";
 inline constexpr std::string_view kSearchTools = "coffer__search_tools";
 inline constexpr int kDefaultTopK = 5;

@@ -149,7 +149,10 @@ void Session::route_named(const std::shared_ptr<Exchange>& ex, const std::string
                           const char* what) {
     auto name = std::string(str(params, "name"));
     if (name.empty()) return fail(ex, rpc::code::invalid_params, "Invalid params: params.name is required");
-    if (method == "tools/call" && builtin::is_builtin(name)) return Builtins::call(*this, ex, std::move(params));
+    if (method == "tools/call" && builtin::is_builtin(name)) {
+        begin_invocation(ex, std::string(builtin::kServer), name);  // logged like any tool call (G-24)
+        return Builtins::call(*this, ex, std::move(params));
+    }
     auto split = names::split(name);
     if (!split)
         return fail(ex, rpc::code::invalid_params,

@@ -8,6 +8,7 @@
 #include "mcp_client.hpp"
 
 #include <algorithm>
+#include <map>
 
 using namespace coffer::test;
 namespace json = boost::json;
@@ -135,6 +136,25 @@ BOOST_AUTO_TEST_CASE(bad_arguments) {
     // Still serving.
     BOOST_TEST(c.request("ping").status == 200);
     BOOST_TEST(found(search(c, {{"query", "echoes its text"}, {"top_k", 3}})).front() == "a__echo");
+    // Every search is in the invocation log like any tool call (G-23/G-24): server "coffer", the
+    // outcome of each kind of answer, and never the query text.
+    std::map<std::string, int> outcomes;
+    BOOST_TEST(eventually([&] {
+        outcomes.clear();
+        auto r = d.call("GET", "/api/v1/mcp/invocations?server=coffer&limit=100");
+        if (r.status != 200) return false;
+        BOOST_TEST(r.body.find("echoes its text") == std::string::npos);
+        for (auto& inv : json::parse(r.body).at("invocations").as_array()) {
+            BOOST_TEST(inv.at("type").as_string() == "tool");
+            BOOST_TEST(std::string(inv.at("target").as_string()).rfind("coffer__", 0) == 0);
+            ++outcomes[std::string(inv.at("outcome").as_string())];
+        }
+        return outcomes["ok"] >= 2 && outcomes["tool_error"] >= 10 && outcomes["unknown"] >= 1 && outcomes["error"] >= 1;
+    }));
+    BOOST_TEST(outcomes["ok"] == 2);
+    BOOST_TEST(outcomes["tool_error"] == 10);
+    BOOST_TEST(outcomes["unknown"] == 1);  // coffer__nope
+    BOOST_TEST(outcomes["error"] == 1);    // arguments not an object
 }
 
 BOOST_AUTO_TEST_CASE(searches_only_what_the_session_sees) {
