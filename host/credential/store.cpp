@@ -145,10 +145,10 @@ core::Result<SetOutcome> Store::set(std::string_view ref, std::string_view value
     return SetOutcome{json::object{{"ref", ref}, {"created_at", created_at}, {"updated_at", now}}, created};
 }
 
-core::Result<std::vector<std::string>> Store::users(std::string_view ref) {
+core::Result<std::map<std::string, std::vector<std::string>>> Store::users_by_ref() {
     auto st = db_.prepare("SELECT kind, name, config FROM resources ORDER BY kind, name");
     if (!st) return st.error();
-    std::vector<std::string> out;
+    std::map<std::string, std::vector<std::string>> used;
     for (;;) {
         auto row = st->step();
         if (!row) return row.error();
@@ -156,9 +156,16 @@ core::Result<std::vector<std::string>> Store::users(std::string_view ref) {
         boost::system::error_code ec;
         auto config = json::parse(st->text(2), ec);
         if (ec) continue;
-        if (referenced_refs(config).count(std::string(ref))) out.push_back(st->text(0) + ":" + st->text(1));
+        for (auto& r : referenced_refs(config)) used[r].push_back(st->text(0) + ":" + st->text(1));
     }
-    return out;
+    return used;
+}
+
+core::Result<std::vector<std::string>> Store::users(std::string_view ref) {
+    auto used = users_by_ref();
+    if (!used) return used.error();
+    auto it = used->find(std::string(ref));
+    return it == used->end() ? std::vector<std::string>{} : std::move(it->second);
 }
 
 core::Result<boost::json::object> Store::remove(std::string_view ref, std::string_view actor) {
@@ -234,21 +241,9 @@ core::Result<std::string> Store::read(std::string_view ref, std::string_view act
 }
 
 core::Result<boost::json::array> Store::list() {
-    // Which resources use which ref: one pass over the resources.
-    std::map<std::string, json::array> used;
-    {
-        auto st = db_.prepare("SELECT kind, name, config FROM resources ORDER BY kind, name");
-        if (!st) return st.error();
-        for (;;) {
-            auto row = st->step();
-            if (!row) return row.error();
-            if (!*row) break;
-            boost::system::error_code ec;
-            auto config = json::parse(st->text(2), ec);
-            if (ec) continue;
-            for (auto& r : referenced_refs(config)) used[r].push_back(json::value(st->text(0) + ":" + st->text(1)));
-        }
-    }
+    auto users = users_by_ref();  // which resources use which ref: one pass over the resources
+    if (!users) return users.error();
+    auto& used = *users;
     auto st = db_.prepare("SELECT ref, created_at, updated_at FROM credentials ORDER BY ref");
     if (!st) return st.error();
     json::array out;
@@ -261,7 +256,7 @@ core::Result<boost::json::array> Store::list() {
         out.push_back(json::object{{"ref", ref},
                                    {"created_at", st->text(1)},
                                    {"updated_at", st->text(2)},
-                                   {"used_by", it == used.end() ? json::array{} : it->second}});
+                                   {"used_by", it == used.end() ? json::array{} : json::array(it->second.begin(), it->second.end())}});
     }
     return out;
 }

@@ -62,6 +62,8 @@ public:
 
 private:
     core::Result<void> ensure_key(std::string_view actor);
+    // ref -> "kind:name" of the resources whose config names it (one pass over the resources).
+    core::Result<std::map<std::string, std::vector<std::string>>> users_by_ref();
 
     store::Database& db_;
     std::filesystem::path vault_;

@@ -36,17 +36,7 @@ void InvocationLog::record(Invocation inv) {
 
 void InvocationLog::flush() {
     timer_.cancel();
-    for (;;) {
-        if (pending_at_ >= pending_.size()) {
-            pending_.clear();
-            pending_at_ = 0;
-            std::lock_guard<std::mutex> g(mu_);
-            if (queue_.empty()) {
-                scheduled_ = false;
-                return;
-            }
-            pending_.swap(queue_);
-        }
+    while (refill()) {
         write(pending_at_, pending_.size());
         pending_at_ = pending_.size();
     }
@@ -55,20 +45,24 @@ void InvocationLog::flush() {
 // The queue is taken whole (an O(1) swap under the lock, so record() never waits behind a batch)
 // and written `batch` rows per handler turn; REST requests get their turns in between.
 void InvocationLog::write_some() {
-    if (pending_at_ >= pending_.size()) {
-        pending_.clear();
-        pending_at_ = 0;
-        std::lock_guard<std::mutex> g(mu_);
-        if (queue_.empty()) {
-            scheduled_ = false;
-            return;
-        }
-        pending_.swap(queue_);
-    }
+    if (!refill()) return;
     auto to = std::min(pending_.size(), pending_at_ + opt_.batch);
     write(pending_at_, to);
     pending_at_ = to;
     boost::asio::post(service_, [this] { write_some(); });  // the rest, or what arrived meanwhile
+}
+
+bool InvocationLog::refill() {
+    if (pending_at_ < pending_.size()) return true;
+    pending_.clear();
+    pending_at_ = 0;
+    std::lock_guard<std::mutex> g(mu_);
+    if (queue_.empty()) {
+        scheduled_ = false;  // the next record() schedules a write again
+        return false;
+    }
+    pending_.swap(queue_);
+    return true;
 }
 
 void InvocationLog::write(std::size_t from, std::size_t to) {

@@ -66,6 +66,7 @@ public:
 
 private:
     void write_some();  // service thread: one batch, then another turn if more is queued
+    bool refill();  // service thread: rows left in pending_, taking the queue when it is used up
     void write(std::size_t from, std::size_t to);  // service thread: pending_[from, to) in one transaction
 
     store::Database& db_;
