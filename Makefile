@@ -28,6 +28,7 @@ test: build
 bench: build
 	$(BUILD)/bin/coffer-bench-foundation
 	$(BUILD)/bin/coffer-bench-skill
+	$(BUILD)/bin/coffer-bench-gateway
 
 clean:
 	rm -rf $(BUILD)
