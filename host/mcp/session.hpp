@@ -50,6 +50,7 @@ struct Env {
     std::function<void(const std::string& id)> closed;  // the session ended: drop it from the registry
     std::function<void(const std::string& uid)> link_opened, link_closed;  // which instances are in use
     std::function<std::shared_ptr<PluginGate>(plugin::Plugin*)> gate;     // the way into a plugin
+    coffer::Handoff::Sender handoff;  // provider threads → network thread (completions, notifications)
 };
 
 // The providers this session may see (machine and agent scope, addressable names), by name.
