@@ -30,6 +30,7 @@ bench: build
 	$(BUILD)/bin/coffer-bench-skill
 	$(BUILD)/bin/coffer-bench-invocations
 	$(BUILD)/bin/coffer-bench-toolsearch
+	$(BUILD)/bin/coffer-bench-gateway
 
 clean:
 	rm -rf $(BUILD)

@@ -39,16 +39,17 @@ const Mount* Api::mount_for(const std::string& path) const {
 }
 
 void Api::handle(http::Request&& req, http::Respond respond) {
-    auto trace = core::random_hex(8);
+    auto trace = core::trace_id();
     auto started = std::chrono::steady_clock::now();
     auto finish = [trace, started, method = req.method, path = req.path, respond](http::Response res) {
         bool has_trace = false;
         for (auto& h : res.headers) has_trace |= h.first == "X-Coffer-Trace";
         if (!has_trace) res.headers.emplace_back("X-Coffer-Trace", trace);
         auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count();
-        core::log::info("http", {{"trace", trace}, {"method", method}, {"path", path}, {"status", res.status},
+        int status = res.status;
+        respond(std::move(res));  // first: on the network thread this sends it; the log line can wait
+        core::log::info("http", {{"trace", trace}, {"method", method}, {"path", path}, {"status", status},
                                  {"duration_us", us}});
-        respond(std::move(res));
     };
 
     const Mount* mount = mount_for(req.path);

@@ -33,6 +33,25 @@ std::string random_hex(std::size_t bytes) {
     return out;
 }
 
+std::string trace_id() {
+    constexpr std::size_t kPool = 256, kBytes = 8;
+    thread_local unsigned char pool[kPool];
+    thread_local std::size_t used = kPool;
+    if (used + kBytes > kPool) {
+        fill(pool, kPool);
+        used = 0;
+    }
+    static const char* digits = "0123456789abcdef";
+    std::string out(kBytes * 2, '0');
+    for (std::size_t i = 0; i < kBytes; ++i) {
+        unsigned char b = pool[used + i];
+        out[2 * i] = digits[b >> 4];
+        out[2 * i + 1] = digits[b & 15];
+    }
+    used += kBytes;
+    return out;
+}
+
 std::string new_uid() {
     unsigned char b[16];
     fill(b, sizeof b);

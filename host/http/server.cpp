@@ -182,8 +182,10 @@ private:
         watch();
         auto self = shared_from_this();
         auto exec = stream_.get_executor();
+        // On the network thread the answer goes out at once (the send is the last thing the caller
+        // waits for); from any other thread it is posted here.
         (*handler_)(std::move(req), [self, ex, exec](Response res) {
-            asio::post(exec, [self, ex, res = std::move(res)]() mutable { self->deliver(ex, std::move(res)); });
+            asio::dispatch(exec, [self, ex, res = std::move(res)]() mutable { self->deliver(ex, std::move(res)); });
         });
     }
 
@@ -373,7 +375,9 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
           on_error(std::make_shared<const ErrorResponder>(std::move(e))), limits(l) {}
 
     void accept() {
-        acceptor.async_accept(asio::make_strand(io), [self = shared_from_this()](beast::error_code ec, tcp::socket s) {
+        // One thread runs `io`, so connections need no strand — and without one, a response
+        // completed on that thread is written inline (see on_read).
+        acceptor.async_accept(io.get_executor(), [self = shared_from_this()](beast::error_code ec, tcp::socket s) {
             if (ec == asio::error::operation_aborted || !self->acceptor.is_open()) return;
             if (!ec) {
                 beast::error_code ignored;

@@ -1,12 +1,13 @@
 // One request the gateway routed to a provider: the coffer_call handle the plugin completes exactly
-// once, from any thread. The completion is posted to the network thread, where the call runs its
-// `done` and is deleted. The host completes (abandons) a call itself when the provider refused it
+// once, from any thread. The completion is handed to the network thread (through the gateway's
+// Handoff: one wake-up, see docs/decisions/0012), where the call runs its `done` and is deleted. The host completes (abandons) a call itself when the provider refused it
 // or the session closed under it.
 #pragma once
 
 #include "plugin/host_api.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
+#include <coffer/handoff.hpp>
 
 #include <atomic>
 #include <functional>
@@ -24,7 +25,8 @@ public:
     // result: the raw JSON-RPC result object; error: a raw JSON-RPC error object. One is empty.
     using Done = std::function<void(std::string result, std::string error)>;
 
-    Call(boost::asio::any_io_executor net, std::weak_ptr<Link> link, std::weak_ptr<Exchange> exchange, Done done);
+    Call(boost::asio::any_io_executor net, coffer::Handoff::Sender to_net, std::weak_ptr<Link> link,
+         std::weak_ptr<Exchange> exchange, Done done);
 
     void complete(std::string_view result, std::string_view error) noexcept override;
     // Completes it with `error_json` unless the plugin already did. Network thread.
@@ -37,6 +39,7 @@ private:
 
     std::atomic<bool> done_{false};
     boost::asio::any_io_executor net_;
+    coffer::Handoff::Sender to_net_;
     std::weak_ptr<Link> link_;
     std::weak_ptr<Exchange> exchange_;
     Done on_done_;

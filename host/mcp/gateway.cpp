@@ -49,7 +49,9 @@ const std::vector<std::string>& Gateway::paths() {
 }
 
 Gateway::Gateway(boost::asio::io_context& net, resource::Providers& providers, Config config)
-    : net_(net), config_(std::move(config)), env_{net.get_executor(), providers, config_, {}, {}, {}, {}}, tick_(net) {
+    : net_(net), config_(std::move(config)), env_{net.get_executor(), providers, config_, {}, {}, {}, {}, {}},
+      handoff_(std::make_unique<coffer::Handoff>(net)), tick_(net) {
+    env_.handoff = handoff_->sender();
     env_.closed = [this](const std::string& id) { forget(id); };
     env_.link_opened = [this](const std::string& uid) {
         std::lock_guard<std::mutex> g(uses_mu_);

@@ -86,6 +86,7 @@ private:
     boost::asio::io_context& net_;
     Config config_;
     Env env_;
+    std::unique_ptr<coffer::Handoff> handoff_;  // provider threads → this thread
     std::unordered_map<std::string, std::shared_ptr<Session>> sessions_;
     std::map<std::string, std::string> stateless_;  // identity → session id
     std::atomic<std::size_t> count_{0};

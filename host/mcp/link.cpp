@@ -68,12 +68,13 @@ Graveyard& graveyard() {
 // The coffer_session a provider holds for this link.
 class Link::Handle final : public coffer_session {
 public:
-    Handle(boost::asio::any_io_executor net, std::weak_ptr<Link> link) : net_(std::move(net)), link_(std::move(link)) {}
+    Handle(boost::asio::any_io_executor net, coffer::Handoff::Sender to_net, std::weak_ptr<Link> link)
+        : net_(std::move(net)), to_net_(std::move(to_net)), link_(std::move(link)) {}
 
     coffer_status notify(coffer_call* related, std::string_view json_text) noexcept override {
         if (closed) return COFFER_E_NOT_FOUND;
         try {
-            boost::asio::post(net_, [l = link_, r = reinterpret_cast<std::uintptr_t>(related), t = std::string(json_text)]() mutable {
+            to_net([l = link_, r = reinterpret_cast<std::uintptr_t>(related), t = std::string(json_text)]() mutable {
                 if (auto link = l.lock()) link->on_notify(r, std::move(t));
             });
             return COFFER_OK;
@@ -84,8 +85,7 @@ public:
     coffer_status request(coffer_call* related, std::uint64_t token, std::string_view json_text) noexcept override {
         if (closed) return COFFER_E_NOT_FOUND;
         try {
-            boost::asio::post(net_, [l = link_, r = reinterpret_cast<std::uintptr_t>(related), token,
-                                     t = std::string(json_text)]() mutable {
+            to_net([l = link_, r = reinterpret_cast<std::uintptr_t>(related), token, t = std::string(json_text)]() mutable {
                 if (auto link = l.lock()) link->on_request(r, token, std::move(t));
             });
             return COFFER_OK;
@@ -97,21 +97,30 @@ public:
     std::atomic<bool> closed{false};
 
 private:
+    // Same route as the calls' completions, so a progress notification never overtakes the
+    // result it belongs to.
+    template <typename F> void to_net(F&& fn) {
+        if (to_net_ && !to_net_.on_target_thread()) to_net_.post(std::forward<F>(fn));
+        else boost::asio::post(net_, std::forward<F>(fn));
+    }
+
     boost::asio::any_io_executor net_;
+    coffer::Handoff::Sender to_net_;
     std::weak_ptr<Link> link_;
 };
 
 Link::Link(const resource::Provider& p, boost::asio::any_io_executor net, std::weak_ptr<LinkEvents> events,
-           std::shared_ptr<PluginGate> gate)
-    : uid_(p.uid), server_(p.name), fns_(p.fns), net_(std::move(net)), events_(std::move(events)), gate_(std::move(gate)) {}
+           std::shared_ptr<PluginGate> gate, coffer::Handoff::Sender to_net)
+    : uid_(p.uid), server_(p.name), fns_(p.fns), net_(std::move(net)), to_net_(std::move(to_net)),
+      events_(std::move(events)), gate_(std::move(gate)) {}
 
 Link::~Link() { close("link released"); }
 
 std::shared_ptr<Link> Link::open(const resource::Provider& p, const std::string& session_json,
                                  boost::asio::any_io_executor net, std::weak_ptr<LinkEvents> events,
-                                 std::shared_ptr<PluginGate> gate) {
-    std::shared_ptr<Link> link(new Link(p, std::move(net), std::move(events), std::move(gate)));
-    link->handle_ = std::make_shared<Handle>(link->net_, link);
+                                 std::shared_ptr<PluginGate> gate, coffer::Handoff::Sender to_net) {
+    std::shared_ptr<Link> link(new Link(p, std::move(net), std::move(events), std::move(gate), std::move(to_net)));
+    link->handle_ = std::make_shared<Handle>(link->net_, link->to_net_, link);
     auto* instance = p.instance;
     link->gate_->run([w = std::weak_ptr<Link>(link), instance, session_json] {
         auto l = w.lock();
@@ -143,7 +152,7 @@ std::string Link::unavailable() const {
 
 Call* Link::request(std::string_view method, const std::string& params_json, std::weak_ptr<Exchange> exchange,
                     Call::Done done) {
-    auto* call = new Call(net_, weak_from_this(), std::move(exchange), std::move(done));
+    auto* call = new Call(net_, to_net_, weak_from_this(), std::move(exchange), std::move(done));
     outstanding_.emplace(call, call);
     if (state_ == State::failed || state_ == State::closed) {
         call->abandon(unavailable());

@@ -38,9 +38,11 @@ class Link : public std::enable_shared_from_this<Link> {
 public:
     // Opens the provider session (at once, or as soon as the plugin is free). Calls made before
     // that wait for it; if the provider refuses, they complete with its reason.
+    // `to_net` hands provider callbacks (completions, notifications, requests) to the network
+    // thread in order; without one they are posted to `net`.
     static std::shared_ptr<Link> open(const resource::Provider& provider, const std::string& session_json,
                                       boost::asio::any_io_executor net, std::weak_ptr<LinkEvents> events,
-                                      std::shared_ptr<PluginGate> gate);
+                                      std::shared_ptr<PluginGate> gate, coffer::Handoff::Sender to_net = {});
     ~Link();
     Link(const Link&) = delete;
     Link& operator=(const Link&) = delete;
@@ -74,7 +76,7 @@ private:
     class Handle;
     enum class State { opening, open, failed, closed };
     Link(const resource::Provider& p, boost::asio::any_io_executor net, std::weak_ptr<LinkEvents> events,
-         std::shared_ptr<PluginGate> gate);
+         std::shared_ptr<PluginGate> gate, coffer::Handoff::Sender to_net);
     void on_notify(std::uintptr_t related, std::string json);
     void on_request(std::uintptr_t related, std::uint64_t token, std::string json);
     Call* find(std::uintptr_t related) const;
@@ -83,6 +85,7 @@ private:
     std::string uid_, server_;
     coffer_mcp_provider fns_;
     boost::asio::any_io_executor net_;
+    coffer::Handoff::Sender to_net_;
     std::weak_ptr<LinkEvents> events_;
     std::shared_ptr<PluginGate> gate_;
     std::shared_ptr<Handle> handle_;

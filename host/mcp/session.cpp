@@ -66,7 +66,7 @@ std::shared_ptr<Link> Session::link_for(const resource::Provider& p, std::string
                                              {"client_capabilities", who_.capabilities},
                                              {"protocol_version", to_string(version_)}});
     auto link = Link::open(*current, info, env_.net, std::weak_ptr<LinkEvents>(shared_from_this()),
-                           env_.gate(current->plugin));
+                           env_.gate(current->plugin), env_.handoff);
     core::log::debug("mcp provider session opening", {{"session", id_}, {"server", p.name}});
     if (env_.link_opened) env_.link_opened(p.uid);
     links_[p.uid] = link;

@@ -58,6 +58,7 @@ struct Env {
     std::function<std::shared_ptr<PluginGate>(plugin::Plugin*)> gate;     // the way into a plugin
     curation::Curation* curator = nullptr;        // capability preferences (G-20…G-22); may be null
     curation::InvocationLog* invocations = nullptr;  // the invocation log (G-23); may be null
+    coffer::Handoff::Sender handoff;  // provider threads → network thread (completions, notifications)
 };
 
 // The providers this session may see (machine and agent scope, addressable names), by name.

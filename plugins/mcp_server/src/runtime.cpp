@@ -18,6 +18,7 @@ void Runtime::start() {
     if (thread_.joinable()) return;
     if (!io_) io_ = std::make_unique<asio::io_context>();
     work_.emplace(asio::make_work_guard(*io_));
+    handoff_ = std::make_unique<Handoff>(*io_);
     std::promise<std::thread::id> id;
     auto fut = id.get_future();
     thread_ = std::thread([this, &id] {
@@ -64,6 +65,10 @@ void Runtime::shutdown() {
     }
     if (t.joinable()) t.join();
     thread_id_ = {};
+    {
+        std::lock_guard<std::mutex> g(mu_);
+        handoff_.reset();  // the loop has ended; what is still queued is dropped
+    }
     io_.reset();
     // Anything the loop did not reap in time: reap here (the group was SIGKILLed).
     std::map<long, std::string> left;
@@ -77,6 +82,16 @@ void Runtime::shutdown() {
         ::waitpid(static_cast<pid_t>(pid), &status, 0);
         host_.child_exited(pid);
     }
+}
+
+bool Runtime::post(std::function<void()> fn) {
+    Handoff::Sender to_io;
+    {
+        std::lock_guard<std::mutex> g(mu_);
+        if (!thread_.joinable() || !handoff_) return false;
+        to_io = handoff_->sender();
+    }
+    return to_io.post(std::move(fn));
 }
 
 void Runtime::child_started(long pid, const std::string& description) {

@@ -2,6 +2,7 @@
 // lives there), plus the registry of live child processes so none outlives the plugin.
 #pragma once
 
+#include <coffer/handoff.hpp>
 #include <coffer/sdk.hpp>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -40,6 +41,9 @@ public:
     const sdk::Host& host() const { return host_; }
     bool on_io_thread() const { return std::this_thread::get_id() == thread_id_; }
     bool running() const;
+    // Runs `fn` on the I/O thread (in posting order) with one wake-up — the way in for the host's
+    // threads (see coffer/handoff.hpp). False when not running: `fn` was dropped.
+    bool post(std::function<void()> fn);
 
     // Runs `f` on the I/O thread and waits for it (inline when already there, when the loop is
     // not running, or when it stops before getting to `f`; `f` runs exactly once either way).
@@ -83,6 +87,7 @@ private:
     // and drops whatever handlers were left.
     std::unique_ptr<asio::io_context> io_ = std::make_unique<asio::io_context>();
     std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_;
+    std::unique_ptr<Handoff> handoff_;  // lives from start() until the loop has ended
     std::thread thread_;
     std::thread::id thread_id_;
     mutable std::mutex mu_;

@@ -77,11 +77,9 @@ void Session::request(sdk::McpCall call, std::string_view method, std::string_vi
         else shared_call->result(result);
     };
     auto core = core_;
-    if (!core->up->runtime().running()) {
-        r.done({}, Failure{err::kUnavailable, "the mcp_server plugin is shutting down", std::string(reason::closed), {}}.text());
-        return;
-    }
-    asio::post(core->up->runtime().io(), [core, r = std::move(r)]() mutable {
+    auto req = std::make_shared<CallRequest>(std::move(r));
+    bool queued = core->up->runtime().post([core, req] {
+        auto& r = *req;
         if (core->closed) {
             r.done({}, Failure{err::kUnavailable, "the session closed", std::string(reason::closed), {}}.text());
             return;
@@ -94,23 +92,22 @@ void Session::request(sdk::McpCall call, std::string_view method, std::string_vi
         }
         core->connection()->submit(std::move(r));
     });
+    if (!queued)
+        req->done({}, Failure{err::kUnavailable, "the mcp_server plugin is shutting down", std::string(reason::closed), {}}.text());
 }
 
 void Session::cancel(coffer_call* call) {
     auto core = core_;
-    if (!core->up->runtime().running()) return;
-    asio::post(core->up->runtime().io(), [core, call] {
+    core->up->runtime().post([core, call] {  // same queue as request(): never overtakes it
         if (core->conn) core->conn->cancel(call);
     });
 }
 
 void Session::respond(std::uint64_t token, std::string_view result_json, std::string_view error_json) {
     auto core = core_;
-    if (!core->up->runtime().running()) return;
-    asio::post(core->up->runtime().io(),
-               [core, token, result = std::string(result_json), error = std::string(error_json)] {
-                   if (core->conn) core->conn->respond(token, result, error);
-               });
+    core->up->runtime().post([core, token, result = std::string(result_json), error = std::string(error_json)] {
+        if (core->conn) core->conn->respond(token, result, error);
+    });
 }
 
 }  // namespace coffer::mcp_server

@@ -1,0 +1,616 @@
+// MCP gateway benchmark (issue 3): what the gateway costs compared with talking to the upstream
+// directly. One run, one upstream binary (coffer-test-upstream over stdio), one client (a small
+// blocking stdio MCP client below), two paths measured alternately so both see the same machine:
+//
+//   direct:  client ⇄ coffer-test-upstream
+//   gateway: client ⇄ coffer-mcp-shim ⇄ coffer-daemon /mcp ⇄ mcp_server plugin ⇄ coffer-test-upstream
+//
+// 1. tools/call latency, one call at a time: p50/p90/p99 of both paths and the overhead.
+// 2. Throughput with 16 calls in flight (pipelined ids): calls/s of both, gateway/direct.
+// 3. Daemon memory per idle session: 100 Streamable HTTP sessions straight on /mcp, each with its
+//    upstream started; daemon RSS/PSS/private before and after (upstreams are other processes).
+// 4. 100 sessions calling at once: wall time, errors.
+//
+// Prints figures; asserts nothing about time. Exits non-zero only when something did not work
+// (a call failed, a session was refused), so a broken gateway cannot pass as a fast one.
+#include "daemon_fixture.hpp"
+
+#include <boost/json.hpp>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace coffer::test;
+namespace fs = std::filesystem;
+namespace json = boost::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double us_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
+
+double pct(std::vector<double> v, double p) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    auto idx = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
+    return v[std::min(idx, v.size() - 1)];
+}
+
+double median(std::vector<double> v) { return pct(std::move(v), 0.5); }
+
+// ---------------------------------------------------------------------------------------------
+// A child speaking newline-delimited JSON-RPC on its stdin/stdout: the MCP client of this bench.
+// Both paths go through exactly this code.
+
+class StdioPeer {
+public:
+    StdioPeer(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env, const fs::path& err) {
+        int in[2], out[2];
+        if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
+        pid_ = ::fork();
+        if (pid_ < 0) throw std::runtime_error("fork failed");
+        if (pid_ == 0) {
+            ::dup2(in[0], 0);
+            ::dup2(out[1], 1);
+            int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+            if (e >= 0) ::dup2(e, 2);
+            for (auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
+            std::vector<char*> args;
+            for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+            args.push_back(nullptr);
+            ::execv(args[0], args.data());
+            ::_exit(127);
+        }
+        ::close(in[0]);
+        ::close(out[1]);
+        in_ = in[1];
+        out_ = out[0];
+    }
+    ~StdioPeer() {
+        if (in_ >= 0) ::close(in_);
+        if (wait_pid(pid_, std::chrono::seconds(3)) == -2) {
+            ::kill(pid_, SIGKILL);
+            wait_pid(pid_, std::chrono::seconds(3));
+        }
+        if (out_ >= 0) ::close(out_);
+    }
+    StdioPeer(const StdioPeer&) = delete;
+    StdioPeer& operator=(const StdioPeer&) = delete;
+
+    void send(const std::string& line) {  // `line` ends with '\n'
+        std::size_t off = 0;
+        while (off < line.size()) {
+            ssize_t n = ::write(in_, line.data() + off, line.size() - off);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) throw std::runtime_error("write to the peer failed");
+            off += static_cast<std::size_t>(n);
+        }
+    }
+
+    // The next line (without '\n'); throws after 10 s without one.
+    std::string recv() {
+        for (;;) {
+            auto nl = buf_.find('\n', scan_);
+            if (nl != std::string::npos) {
+                std::string line = buf_.substr(0, nl);
+                buf_.erase(0, nl + 1);
+                scan_ = 0;
+                return line;
+            }
+            scan_ = buf_.size();
+            pollfd p{out_, POLLIN, 0};
+            int r = ::poll(&p, 1, 10000);
+            if (r == 0) throw std::runtime_error("no answer from the peer within 10 s");
+            if (r < 0 && errno == EINTR) continue;
+            char chunk[65536];
+            ssize_t n = ::read(out_, chunk, sizeof chunk);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) throw std::runtime_error("the peer closed its stdout");
+            buf_.append(chunk, static_cast<std::size_t>(n));
+        }
+    }
+
+    // A request/response for the handshake and checks (not timed).
+    json::value request(const std::string& line) {
+        send(line);
+        for (;;) {
+            auto v = parse(recv());
+            if (v.is_object() && v.as_object().contains("id")) return v;  // skip notifications
+        }
+    }
+
+    pid_t pid() const { return pid_; }
+
+private:
+    pid_t pid_ = -1;
+    int in_ = -1, out_ = -1;
+    std::string buf_;
+    std::size_t scan_ = 0;
+};
+
+// One measured path: a stdio peer after the MCP handshake, and the tool name to call on it.
+struct Path {
+    std::string label;
+    std::unique_ptr<StdioPeer> peer;
+    std::string tool;
+    std::int64_t next_id = 100;
+
+    std::string call_line(std::int64_t id) const {
+        return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":{"name":")" + tool +
+               R"(","arguments":{"text":"benchmark payload"}}})" + "\n";
+    }
+    // A response is good when it is the result of this echo call.
+    static bool good(const std::string& line, std::int64_t* id_out) {
+        auto v = parse(line);
+        if (!v.is_object()) return false;
+        auto& o = v.as_object();
+        auto* id = o.if_contains("id");
+        auto* r = o.if_contains("result");
+        if (!id || !id->is_int64() || !r || !r->is_object()) return false;
+        if (id_out) *id_out = id->as_int64();
+        auto* content = r->as_object().if_contains("content");
+        return content && content->is_array() && !content->as_array().empty() &&
+               content->as_array()[0].as_object().at("text").as_string() == "benchmark payload";
+    }
+
+    void handshake() {
+        auto init = peer->request(
+            R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"coffer-bench-gateway","version":"1"}}})"
+            "\n");
+        if (!init.as_object().contains("result"))
+            throw std::runtime_error(label + ": initialize failed: " + json::serialize(init));
+        peer->send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})" "\n");
+    }
+
+    // One call, timed from the write to the whole response line read.
+    double call_once() {
+        auto id = next_id++;
+        auto line = call_line(id);
+        auto t0 = Clock::now();
+        peer->send(line);
+        auto reply = peer->recv();
+        double us = us_since(t0);
+        std::int64_t got = -1;
+        if (!good(reply, &got) || got != id) throw std::runtime_error(label + ": bad reply: " + reply.substr(0, 300));
+        return us;
+    }
+
+    // `total` calls with `depth` in flight; returns calls per second.
+    double pipelined(int total, int depth) {
+        int sent = 0, done = 0;
+        auto t0 = Clock::now();
+        std::string batch;
+        for (; sent < std::min(depth, total); ++sent) batch += call_line(next_id++);
+        peer->send(batch);
+        while (done < total) {
+            auto reply = peer->recv();
+            if (!good(reply, nullptr)) throw std::runtime_error(label + ": bad reply: " + reply.substr(0, 300));
+            ++done;
+            if (sent < total) {
+                peer->send(call_line(next_id++));
+                ++sent;
+            }
+        }
+        return total / (us_since(t0) / 1e6);
+    }
+};
+
+struct Stats {
+    double p50, p90, p99, mean, max;
+};
+
+Stats stats(const std::vector<double>& v) {
+    return {pct(v, 0.5), pct(v, 0.9), pct(v, 0.99), std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()),
+            *std::max_element(v.begin(), v.end())};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Daemon memory (kB) from /proc: VmRSS, and PSS / private from smaps_rollup.
+
+struct Mem {
+    long rss = -1, pss = -1, priv = -1;
+};
+
+Mem mem_of(pid_t pid) {
+    Mem m;
+    auto field = [](const std::string& line, const char* name) -> long {
+        auto n = std::strlen(name);
+        if (line.compare(0, n, name) != 0) return -1;
+        return std::stol(line.substr(n));
+    };
+    {
+        std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+        std::string line;
+        while (std::getline(in, line))
+            if (auto v = field(line, "VmRSS:"); v >= 0) m.rss = v;
+    }
+    std::ifstream in("/proc/" + std::to_string(pid) + "/smaps_rollup");
+    std::string line;
+    long pc = -1, pd = -1;
+    while (std::getline(in, line)) {
+        if (auto v = field(line, "Pss:"); v >= 0) m.pss = v;
+        if (auto v = field(line, "Private_Clean:"); v >= 0) pc = v;
+        if (auto v = field(line, "Private_Dirty:"); v >= 0) pd = v;
+    }
+    if (pc >= 0 && pd >= 0) m.priv = pc + pd;
+    return m;
+}
+
+// CPU time (ns) and context switches (voluntary: it waited; involuntary: it was preempted) of
+// every thread of a process, from /proc.
+struct Cpu {
+    double ns = 0;
+    long vol = 0, invol = 0;
+};
+
+std::map<long, Cpu> threads_of(pid_t pid) {
+    std::map<long, Cpu> out;
+    std::error_code ec;
+    auto dir = fs::path("/proc") / std::to_string(pid) / "task";
+    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        Cpu c;
+        std::ifstream ss(it->path() / "schedstat");
+        ss >> c.ns;
+        std::ifstream st(it->path() / "status");
+        std::string line;
+        while (std::getline(st, line)) {
+            if (line.rfind("voluntary_ctxt_switches:", 0) == 0) c.vol = std::stol(line.substr(line.find(':') + 1));
+            if (line.rfind("nonvoluntary_ctxt_switches:", 0) == 0) c.invol = std::stol(line.substr(line.find(':') + 1));
+        }
+        out[std::stol(it->path().filename().string())] = c;
+    }
+    return out;
+}
+
+// CPU and context switches per call of a set of processes over a phase (COFFER_BENCH_THREADS=1:
+// per thread).
+class CpuMeter {
+public:
+    explicit CpuMeter(std::vector<std::pair<std::string, pid_t>> procs) : procs_(std::move(procs)) {}
+    void start() {
+        before_.clear();
+        for (auto& [name, pid] : procs_) before_.push_back(threads_of(pid));
+    }
+    std::string per_call(long calls) const {
+        static const bool per_thread = std::getenv("COFFER_BENCH_THREADS") != nullptr;
+        std::string out;
+        char buf[200];
+        auto n = static_cast<double>(calls);
+        for (std::size_t i = 0; i < procs_.size(); ++i) {
+            Cpu sum;
+            std::string detail;
+            for (auto& [tid, now] : threads_of(procs_[i].second)) {
+                Cpu was;
+                if (auto it = before_[i].find(tid); it != before_[i].end()) was = it->second;
+                Cpu d{now.ns - was.ns, now.vol - was.vol, now.invol - was.invol};
+                sum.ns += d.ns, sum.vol += d.vol, sum.invol += d.invol;
+                if (per_thread && d.ns > 0) {
+                    std::snprintf(buf, sizeof buf, " [%ld: %.1f us %.2f+%.2f sw]", tid, d.ns / 1000.0 / n,
+                                  static_cast<double>(d.vol) / n, static_cast<double>(d.invol) / n);
+                    detail += buf;
+                }
+            }
+            std::snprintf(buf, sizeof buf, "%s%s %.1f us %.2f+%.2f sw", out.empty() ? "" : ", ", procs_[i].first.c_str(),
+                          sum.ns / 1000.0 / n, static_cast<double>(sum.vol) / n, static_cast<double>(sum.invol) / n);
+            out += buf + detail;
+        }
+        return out;
+    }
+
+private:
+    std::vector<std::pair<std::string, pid_t>> procs_;
+    std::vector<std::map<long, Cpu>> before_;
+};
+
+std::size_t count_entries(const fs::path& dir) {
+    std::error_code ec;
+    if (!fs::exists(dir, ec)) return 0;
+    std::size_t n = 0;
+    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) ++n;
+    return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streamable HTTP sessions straight on /mcp (one request per connection, like a plain client).
+
+struct HttpSession {
+    std::string id;
+};
+
+std::map<std::string, std::string> mcp_headers(Daemon& d, const std::string& session) {
+    std::map<std::string, std::string> h{{"X-Coffer-Token", d.token()}, {"Accept", "application/json, text/event-stream"}};
+    if (!session.empty()) {
+        h["Mcp-Session-Id"] = session;
+        h["MCP-Protocol-Version"] = "2025-11-25";
+    }
+    return h;
+}
+
+// The JSON-RPC message of a /mcp answer (plain JSON, or the last event of an SSE body).
+json::value mcp_message(const HttpResult& r) {
+    auto ct = r.headers.count("content-type") ? r.headers.at("content-type") : "";
+    if (ct.rfind("text/event-stream", 0) != 0) return parse(r.body);
+    json::value last;
+    std::size_t pos = 0;
+    while ((pos = r.body.find("data: ", pos)) != std::string::npos) {
+        auto end = r.body.find('\n', pos);
+        last = parse(r.body.substr(pos + 6, end - pos - 6));
+        pos = end;
+    }
+    return last;
+}
+
+bool http_call_ok(Daemon& d, const HttpSession& s, int id) {
+    auto r = http_request(d.port(), "POST", "/mcp",
+                          R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+                              R"(,"method":"tools/call","params":{"name":"up__echo","arguments":{"text":"benchmark payload"}}})",
+                          mcp_headers(d, s.id));
+    if (r.status != 200) return false;
+    auto v = mcp_message(r);
+    return v.is_object() && v.as_object().contains("result") &&
+           json::serialize(v.as_object().at("result")).find("benchmark payload") != std::string::npos;
+}
+
+bool open_http_session(Daemon& d, HttpSession& s) {
+    auto r = http_request(
+        d.port(), "POST", "/mcp",
+        R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"coffer-bench-gateway-http","version":"1"}}})",
+        mcp_headers(d, ""));
+    if (r.status != 200 || !r.headers.count("mcp-session-id")) return false;
+    s.id = r.headers.at("mcp-session-id");
+    auto n = http_request(d.port(), "POST", "/mcp", R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+                          mcp_headers(d, s.id));
+    if (n.status != 202) return false;
+    return http_call_ok(d, s, 2);  // starts this session's upstream
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    bool quick = false;
+    std::string only;  // --only latency|throughput|sessions (default: all)
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--quick") quick = true;
+        else if (a == "--only" && i + 1 < argc) only = argv[++i];
+        else {
+            std::fprintf(stderr, "usage: coffer-bench-gateway [--quick] [--only latency|throughput|sessions]\n");
+            return 2;
+        }
+    }
+    auto want = [&](const char* phase) { return only.empty() || only == phase; };
+    const int warmup = quick ? 50 : 500;
+    int samples = quick ? 200 : 5000;  // per path
+    if (const char* n = std::getenv("COFFER_BENCH_SAMPLES")) samples = std::atoi(n);
+    int tp_calls = quick ? 500 : 5000;  // per throughput round
+    if (const char* n = std::getenv("COFFER_BENCH_TP_CALLS")) tp_calls = std::atoi(n);
+    const int tp_rounds = quick ? 1 : 4;     // rounds per path (alternating)
+    const int depth = 16;
+    const int sessions = quick ? 20 : 100;
+    const int rss_waits_ms = quick ? 200 : 1000;
+
+    auto upstream = (bin_dir() / "coffer-test-upstream").string();
+    auto shim = (bin_dir() / "coffer-mcp-shim").string();
+    for (auto& p : {upstream, shim, (bin_dir() / "coffer-daemon").string()})
+        if (!fs::exists(p)) {
+            std::fprintf(stderr, "missing %s (build coffer-bench-gateway's dependencies)\n", p.c_str());
+            return 1;
+        }
+
+    try {
+        TempDir dir;
+        auto vault = dir.path() / "vault";
+        Daemon d(vault);
+        if (!d.start()) {
+            std::fprintf(stderr, "daemon did not start: %s\n", d.log().c_str());
+            return 1;
+        }
+        json::object cfg{{"command", upstream}, {"args", json::array{}}};
+        auto created = d.call("POST", "/api/v1/resources",
+                              json::serialize(json::object{{"kind", "mcp_server"}, {"name", "up"}, {"config", cfg}}));
+        if (created.status != 201) {
+            std::fprintf(stderr, "registering the upstream failed: %d %s\n", created.status, created.body.c_str());
+            return 1;
+        }
+
+        Path direct{"direct", std::make_unique<StdioPeer>(std::vector<std::string>{upstream}, std::map<std::string, std::string>{},
+                                                          dir.path() / "direct.stderr"),
+                    "echo"};
+        Path gateway{"gateway",
+                     std::make_unique<StdioPeer>(std::vector<std::string>{shim, "--no-spawn", "--home", vault.string()},
+                                                 std::map<std::string, std::string>{}, dir.path() / "shim.stderr"),
+                     "up__echo"};
+        direct.handshake();
+        gateway.handshake();
+        // The gateway's upstream process (for CPU accounting): its `pid` tool says.
+        auto pid_reply = gateway.peer->request(
+            R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"up__pid","arguments":{}}})" "\n");
+        pid_t gw_upstream = -1;
+        try {
+            gw_upstream = static_cast<pid_t>(std::stol(std::string(
+                pid_reply.at("result").at("content").at(0).at("text").as_string())));
+        } catch (...) {
+            throw std::runtime_error("up__pid failed: " + json::serialize(pid_reply));
+        }
+        CpuMeter direct_cpu({{"upstream", direct.peer->pid()}});
+        CpuMeter gateway_cpu({{"shim", gateway.peer->pid()}, {"daemon", d.pid()}, {"upstream", gw_upstream}});
+        std::printf("processes: daemon %d, shim %d, gateway upstream %d, direct upstream %d\n", d.pid(),
+                    gateway.peer->pid(), gw_upstream, direct.peer->pid());
+        std::fflush(stdout);
+        std::printf("cpu: per call, each process's CPU time (all threads, /proc/<pid>/task/*/schedstat) and context "
+                    "switches (voluntary+involuntary)\n");
+
+        // ---- 1. latency, alternating ------------------------------------------------------------
+        if (want("latency")) {
+            for (int i = 0; i < warmup; ++i) {
+                direct.call_once();
+                gateway.call_once();
+            }
+            std::vector<double> dl, gl, diff;
+            dl.reserve(samples);
+            gl.reserve(samples);
+            direct_cpu.start();
+            gateway_cpu.start();
+            for (int i = 0; i < samples; ++i) {
+                double a, b;
+                if (i % 2 == 0) {
+                    a = direct.call_once();
+                    b = gateway.call_once();
+                } else {
+                    b = gateway.call_once();
+                    a = direct.call_once();
+                }
+                dl.push_back(a);
+                gl.push_back(b);
+                diff.push_back(b - a);
+            }
+            auto ds = stats(dl), gs = stats(gl);
+            std::printf("tools/call latency, one at a time (n=%d per path, alternating, after %d warm-up pairs), us\n",
+                        samples, warmup);
+            std::printf("  direct    p50=%7.1f  p90=%7.1f  p99=%7.1f  mean=%7.1f  max=%8.1f\n", ds.p50, ds.p90, ds.p99,
+                        ds.mean, ds.max);
+            std::printf("  gateway   p50=%7.1f  p90=%7.1f  p99=%7.1f  mean=%7.1f  max=%8.1f\n", gs.p50, gs.p90, gs.p99,
+                        gs.mean, gs.max);
+            std::printf("  overhead  p50=%7.1f  p90=%7.1f  p99=%7.1f   (gateway minus direct, per percentile; targets: "
+                        "p50 <= 200, p99 <= 1000)\n",
+                        gs.p50 - ds.p50, gs.p90 - ds.p90, gs.p99 - ds.p99);
+            // The same, sample by sample: each gateway call minus the direct call made next to it
+            // (the machine's momentary load cancels out; a direct call's own tail shows as negative).
+            std::printf("  paired    p50=%7.1f  p90=%7.1f  p99=%7.1f\n", median(diff), pct(diff, 0.9), pct(diff, 0.99));
+            std::printf("  cpu direct:  %s\n", direct_cpu.per_call(samples).c_str());
+            std::printf("  cpu gateway: %s\n", gateway_cpu.per_call(samples).c_str());
+        }
+
+        // ---- 2. throughput, 16 in flight ----------------------------------------------------------
+        if (want("throughput")) {
+            direct.pipelined(std::min(tp_calls, 1000), depth);  // warm the pipelined path of both
+            gateway.pipelined(std::min(tp_calls, 1000), depth);
+            std::vector<double> dt, gt;
+            std::string dcpu, gcpu;
+            for (int r = 0; r < tp_rounds; ++r) {
+                auto one = [&](Path& p, CpuMeter& m, std::vector<double>& out, std::string& cpu) {
+                    m.start();
+                    out.push_back(p.pipelined(tp_calls, depth));
+                    cpu = m.per_call(tp_calls);
+                };
+                if (r % 2 == 0) {
+                    one(direct, direct_cpu, dt, dcpu);
+                    one(gateway, gateway_cpu, gt, gcpu);
+                } else {
+                    one(gateway, gateway_cpu, gt, gcpu);
+                    one(direct, direct_cpu, dt, dcpu);
+                }
+            }
+            auto list = [](const std::vector<double>& v) {
+                std::string s;
+                for (auto x : v) s += (s.empty() ? "" : " ") + std::to_string(static_cast<long>(x));
+                return s;
+            };
+            std::printf("throughput, %d calls in flight (%d rounds x %d calls per path, alternating), calls/s\n", depth,
+                        tp_rounds, tp_calls);
+            std::printf("  direct    median=%8.0f  rounds: %s\n", median(dt), list(dt).c_str());
+            std::printf("  gateway   median=%8.0f  rounds: %s\n", median(gt), list(gt).c_str());
+            std::printf("  gateway/direct = %.1f %%   (target >= 80 %%)\n", 100.0 * median(gt) / median(dt));
+            std::printf("  cpu direct (last round):  %s\n", dcpu.c_str());
+            std::printf("  cpu gateway (last round): %s\n", gcpu.c_str());
+        }
+        if (!want("sessions")) return 0;
+
+        // The shim session stays open; its upstream is part of the baseline below.
+        direct.peer.reset();
+
+        // ---- 3. memory per idle session -----------------------------------------------------------
+        std::this_thread::sleep_for(std::chrono::milliseconds(rss_waits_ms));
+        auto before = mem_of(d.pid());
+        auto pids_before = count_entries(vault / "upstream-pids");
+        std::vector<HttpSession> hs(static_cast<std::size_t>(sessions));
+        auto t_open = Clock::now();
+        for (auto& s : hs)
+            if (!open_http_session(d, s)) {
+                std::fprintf(stderr, "opening an HTTP session failed\n%s\n", d.log().c_str());
+                return 1;
+            }
+        double open_ms = us_since(t_open) / 1000.0;
+        std::this_thread::sleep_for(std::chrono::milliseconds(rss_waits_ms));
+        auto after = mem_of(d.pid());
+        auto pids_after = count_entries(vault / "upstream-pids");
+        auto per = [&](long a, long b) { return static_cast<double>(a - b) / 1024.0 / sessions; };
+        std::printf("daemon memory per idle session (%d Streamable HTTP sessions, each with its upstream running)\n",
+                    sessions);
+        std::printf("  upstream processes: %zu before, %zu after (separate processes, not counted below)\n", pids_before,
+                    pids_after);
+        std::printf("  VmRSS    %7.1f -> %7.1f MB   = %.3f MB per session\n", before.rss / 1024.0, after.rss / 1024.0,
+                    per(after.rss, before.rss));
+        std::printf("  PSS      %7.1f -> %7.1f MB   = %.3f MB per session\n", before.pss / 1024.0, after.pss / 1024.0,
+                    per(after.pss, before.pss));
+        std::printf("  private  %7.1f -> %7.1f MB   = %.3f MB per session   (target <= 1 MB)\n", before.priv / 1024.0,
+                    after.priv / 1024.0, per(after.priv, before.priv));
+        std::printf("  opening them one after another (initialize + initialized + first call): %.0f ms\n", open_ms);
+        if (pids_after < pids_before + static_cast<std::size_t>(sessions)) {
+            std::fprintf(stderr, "expected %d more upstream processes\n", sessions);
+            return 1;
+        }
+
+        // ---- 4. all sessions call at once ---------------------------------------------------------
+        const int concurrent_rounds = quick ? 1 : 3;
+        std::printf("%d sessions calling concurrently (one tools/call each, own connection)\n", sessions);
+        int total_errors = 0;
+        for (int round = 0; round < concurrent_rounds; ++round) {
+            std::mutex mu;
+            std::condition_variable cv;
+            bool go = false;
+            std::atomic<int> errors{0};
+            std::vector<double> each(hs.size());
+            std::vector<std::thread> threads;
+            for (std::size_t i = 0; i < hs.size(); ++i)
+                threads.emplace_back([&, i] {
+                    {
+                        std::unique_lock<std::mutex> l(mu);
+                        cv.wait(l, [&] { return go; });
+                    }
+                    auto t0 = Clock::now();
+                    if (!http_call_ok(d, hs[i], 10 + round)) ++errors;
+                    each[i] = us_since(t0) / 1000.0;
+                });
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            auto t0 = Clock::now();
+            {
+                std::lock_guard<std::mutex> l(mu);
+                go = true;
+            }
+            cv.notify_all();
+            for (auto& t : threads) t.join();
+            double wall = us_since(t0) / 1000.0;
+            std::printf("  round %d: all done in %.1f ms, per call p50=%.1f ms max=%.1f ms, errors=%d\n", round + 1, wall,
+                        median(each), *std::max_element(each.begin(), each.end()), errors.load());
+            total_errors += errors.load();
+        }
+        if (total_errors) {
+            std::fprintf(stderr, "%d concurrent calls failed\n", total_errors);
+            return 1;
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "benchmark failed: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
