@@ -23,11 +23,24 @@ struct ApiReply {
     Outcome outcome = Outcome::unreachable;
     int status = 0;              // HTTP status, 0 when unreachable
     boost::json::value body;     // parsed body (null if empty or not JSON)
-    std::string raw;             // the body exactly as the daemon sent it
     core::Error error;           // when not ok
     std::string trace;           // X-Coffer-Trace of the response
+    // The body exactly as the daemon sent it, so `--json` can print it without re-serialising.
+    // A copy drops it: copies are made to reshape `body`, and must not print the old text.
+    std::string raw;
 
     bool ok() const noexcept { return outcome == Outcome::ok; }
+
+    ApiReply() = default;
+    ApiReply(ApiReply&&) noexcept = default;
+    ApiReply& operator=(ApiReply&&) noexcept = default;
+    ApiReply(const ApiReply& other)
+        : outcome(other.outcome), status(other.status), body(other.body), error(other.error),
+          trace(other.trace) {}
+    ApiReply& operator=(const ApiReply& other) {
+        if (this != &other) *this = ApiReply(other);
+        return *this;
+    }
 };
 
 struct ClientOptions {

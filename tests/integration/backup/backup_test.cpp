@@ -183,12 +183,13 @@ struct Source {
     fs::path src = dir.path() / "src";
     Daemon d{dir.path() / "vault", {{"HOME", home.string()}}};
     fs::path vault = dir.path() / "vault";
-    std::string key_text = "dummy-master-key-for-the-test-0123456789\n";
+    // A well-formed Fernet key (the Fernet specification's test key): the daemon reads it.
+    std::string key_text = "cw_0x689RpI-jtRR7oE8h_eQsKImvJapLeSbXpwF4e4=\n";
 
     Source() {
         fs::create_directories(home);
         install_test_plugins(vault, {"test_kind"});
-        // Another feature creates the real key; for backup it is a 0600 file of that name.
+        // Normally created by the first `coffer credential set`; written here so its bytes are known.
         write(vault / "master.key", key_text, 0600);
         // Trees beside the skill library: notes with odd modes, binary bytes, a link, an empty folder.
         write(vault / "knowledge" / "notes" / "a.md", "# A\n", 0640);
@@ -458,6 +459,9 @@ BOOST_FIXTURE_TEST_CASE(backup_while_serving_and_writing_restores_the_same_vault
 
 BOOST_FIXTURE_TEST_CASE(master_key_only_when_asked, Source) {
     req("POST", "/api/v1/resources", R"({"kind":"test_kind","name":"k1","config":{"value":1}})", 201);
+    const std::string secret = "backup-secret-5c1e-\xe2\x9c\x93";
+    auto set = d.cli({"credential", "set", "deploy-token", "--value-stdin"}, secret);
+    BOOST_REQUIRE_MESSAGE(set.exit_code == 0, set.out << set.err);
 
     auto with = dir.path() / "with-key";
     auto out = backup(with, true);
@@ -490,6 +494,23 @@ BOOST_FIXTURE_TEST_CASE(master_key_only_when_asked, Source) {
     BOOST_REQUIRE_MESSAGE(r2.exit_code == 0, r2.out << r2.err);
     BOOST_TEST(!fs::exists(v2 / "master.key"));
     BOOST_TEST(fs::exists(v2 / "coffer.db"));
+
+    // Restored with the key: the daemon serves the same credential (decrypted with the restored key).
+    {
+        Daemon rd{v1, {{"HOME", home.string()}}};
+        BOOST_REQUIRE_MESSAGE(rd.start(), rd.log());
+        auto got = rd.cli({"credential", "get", "deploy-token"});
+        BOOST_TEST(got.exit_code == 0, got.err);
+        BOOST_TEST(got.out.substr(0, secret.size()) == secret);
+        BOOST_TEST(rd.stop() == 0);
+    }
+    // Restored without it: the ciphertext is there, the key is not, so the daemon refuses to start
+    // and says why (nothing decrypted, nothing lost: the backup with the key still restores).
+    {
+        Daemon rd{v2, {{"HOME", home.string()}}};
+        BOOST_TEST(!rd.start());
+        BOOST_TEST(rd.log().find("MasterKeyMissing") != std::string::npos, rd.log());
+    }
 }
 
 BOOST_FIXTURE_TEST_CASE(offline_backup_never_starts_a_daemon, Source) {

@@ -34,7 +34,13 @@ json::value set_cap(Daemon& d, const std::string& server, const std::string& typ
                 json::serialize(json::object{{"name", name}}), expect);
 }
 
-std::vector<std::string> tool_names(McpClient& c) { return names_of(c.request("tools/list").json); }
+// The upstream tools a session lists (the gateway's own coffer__* tools are always there).
+std::vector<std::string> tool_names(McpClient& c) {
+    std::vector<std::string> out;
+    for (auto& n : names_of(c.request("tools/list").json))
+        if (n.rfind("coffer__", 0) != 0) out.push_back(n);
+    return out;
+}
 
 std::string error_message(const json::value& reply) {
     auto* e = reply.as_object().if_contains("error");

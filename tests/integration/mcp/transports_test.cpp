@@ -107,7 +107,7 @@ BOOST_FIXTURE_TEST_CASE(stateless_2026_07_28, Fixture) {
     BOOST_TEST(list.at("resultType").as_string() == "complete");
     BOOST_TEST(list.at("ttlMs").as_int64() > 0);
     BOOST_TEST(list.at("cacheScope").as_string() == "private");
-    BOOST_TEST(list.at("tools").as_array().size() == 12u);
+    BOOST_TEST(list.at("tools").as_array().size() == 13u);  // the provider's 12 + coffer__search_tools
 
     // The provider's result, with only resultType added in front.
     auto call = m.send("tools/call", json::object{{"name", "a__echo"}, {"arguments", {{"text", "x"}}}}, "a__echo");

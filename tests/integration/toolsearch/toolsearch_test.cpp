@@ -144,7 +144,8 @@ BOOST_AUTO_TEST_CASE(bad_arguments) {
         auto r = d.call("GET", "/api/v1/mcp/invocations?server=coffer&limit=100");
         if (r.status != 200) return false;
         BOOST_TEST(r.body.find("echoes its text") == std::string::npos);
-        for (auto& inv : json::parse(r.body).at("invocations").as_array()) {
+        auto doc = json::parse(r.body);
+        for (auto& inv : doc.at("invocations").as_array()) {
             BOOST_TEST(inv.at("type").as_string() == "tool");
             BOOST_TEST(std::string(inv.at("target").as_string()).rfind("coffer__", 0) == 0);
             ++outcomes[std::string(inv.at("outcome").as_string())];
