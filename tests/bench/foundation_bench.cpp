@@ -2,6 +2,7 @@
 // `coffer resource list --json` round trip with 1,000 resources. Prints figures; asserts nothing
 // about time.
 #include "daemon_fixture.hpp"
+#include "stats.hpp"
 
 #include <signal.h>
 
@@ -19,13 +20,6 @@ namespace fs = std::filesystem;
 using clk = std::chrono::steady_clock;
 
 namespace {
-
-double pct(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    auto idx = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
-    return v[std::min(idx, v.size() - 1)];
-}
 
 long rss_kb(pid_t pid) {
     std::ifstream in("/proc/" + std::to_string(pid) + "/status");
@@ -95,7 +89,7 @@ int main(int argc, char** argv) {
         }
         cold.push_back(ms);
     }
-    std::printf("cold_start_to_ready_ms   p50=%.1f  max=%.1f  (n=%d, %zu plugins)\n", pct(cold, 0.5),
+    std::printf("cold_start_to_ready_ms   p50=%.1f  max=%.1f  (n=%d, %zu plugins)\n", percentile(cold, 0.5),
                 *std::max_element(cold.begin(), cold.end()), starts, plugins.size());
 
     // 2. Idle RSS with every plugin loaded.
@@ -136,8 +130,8 @@ int main(int argc, char** argv) {
         rest_ms.push_back(std::chrono::duration<double, std::milli>(clk::now() - t1).count());
         if (h.status != 200) return 1;
     }
-    std::printf("cli_resource_list_ms     p50=%.2f  p95=%.2f  (%d resources, n=%d)\n", pct(list_ms, 0.5),
-                pct(list_ms, 0.95), resources, list_runs);
-    std::printf("rest_resource_list_ms    p50=%.2f  p95=%.2f\n", pct(rest_ms, 0.5), pct(rest_ms, 0.95));
+    std::printf("cli_resource_list_ms     p50=%.2f  p95=%.2f  (%d resources, n=%d)\n", percentile(list_ms, 0.5),
+                percentile(list_ms, 0.95), resources, list_runs);
+    std::printf("rest_resource_list_ms    p50=%.2f  p95=%.2f\n", percentile(rest_ms, 0.5), percentile(rest_ms, 0.95));
     return 0;
 }

@@ -14,6 +14,7 @@
 // Prints figures; asserts nothing about time. Exits non-zero only when something did not work
 // (a call failed, a session was refused), so a broken gateway cannot pass as a fast one.
 #include "daemon_fixture.hpp"
+#include "stats.hpp"
 
 #include <boost/json.hpp>
 
@@ -48,14 +49,7 @@ namespace {
 
 double us_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
 
-double pct(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    auto idx = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
-    return v[std::min(idx, v.size() - 1)];
-}
-
-double median(std::vector<double> v) { return pct(std::move(v), 0.5); }
+double median(std::vector<double> v) { return percentile(std::move(v), 0.5); }
 
 // ---------------------------------------------------------------------------------------------
 // A child speaking newline-delimited JSON-RPC on its stdin/stdout: the MCP client of this bench.
@@ -219,7 +213,7 @@ struct Stats {
 };
 
 Stats stats(const std::vector<double>& v) {
-    return {pct(v, 0.5), pct(v, 0.9), pct(v, 0.99), std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()),
+    return {percentile(v, 0.5), percentile(v, 0.9), percentile(v, 0.99), std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()),
             *std::max_element(v.begin(), v.end())};
 }
 
@@ -495,7 +489,7 @@ int main(int argc, char** argv) {
                         gs.p50 - ds.p50, gs.p90 - ds.p90, gs.p99 - ds.p99);
             // The same, sample by sample: each gateway call minus the direct call made next to it
             // (the machine's momentary load cancels out; a direct call's own tail shows as negative).
-            std::printf("  paired    p50=%7.1f  p90=%7.1f  p99=%7.1f\n", median(diff), pct(diff, 0.9), pct(diff, 0.99));
+            std::printf("  paired    p50=%7.1f  p90=%7.1f  p99=%7.1f\n", median(diff), percentile(diff, 0.9), percentile(diff, 0.99));
             std::printf("  cpu direct:  %s\n", direct_cpu.per_call(samples).c_str());
             std::printf("  cpu gateway: %s\n", gateway_cpu.per_call(samples).c_str());
         }

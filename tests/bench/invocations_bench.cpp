@@ -8,6 +8,7 @@
 //
 //   coffer-bench-invocations [--quick] [--rows N]
 #include "daemon_fixture.hpp"
+#include "stats.hpp"
 
 #include "curation/invocations.hpp"
 #include "store/database.hpp"
@@ -34,13 +35,6 @@ namespace fs = std::filesystem;
 using clk = std::chrono::steady_clock;
 
 namespace {
-
-double pct(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    auto idx = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
-    return v[std::min(idx, v.size() - 1)];
-}
 
 double ms_since(clk::time_point t) { return std::chrono::duration<double, std::milli>(clk::now() - t).count(); }
 
@@ -98,8 +92,8 @@ void write_path(const fs::path& dir, int n) {
     guard.reset();
     svc.stop();
     service.join();
-    std::printf("write path: %d records  record() p50 %.0f ns  p99 %.0f ns  max %.0f ns\n", n, pct(per_call_ns, 0.50),
-                pct(per_call_ns, 0.99), pct(per_call_ns, 1.0));
+    std::printf("write path: %d records  record() p50 %.0f ns  p99 %.0f ns  max %.0f ns\n", n, percentile(per_call_ns, 0.50),
+                percentile(per_call_ns, 0.99), percentile(per_call_ns, 1.0));
     std::printf("write path: all %llu rows committed %.1f ms after the first record (recording took %.1f ms; "
                 "%.0f rows/s written; dropped %llu)\n",
                 static_cast<unsigned long long>(log.written()), drained_ms, recording_ms,
@@ -216,8 +210,8 @@ void purge_under_load(const fs::path& dir, int rows) {
     const char* names[] = {"before purge", "during purge", "after purge"};
     for (int p = 0; p < 3; ++p)
         std::printf("REST GET /api/v1/mcp/invocations %-13s n=%-6zu p50 %.2f ms  p99 %.2f ms  max %.2f ms\n", names[p],
-                    lat[p].size(), pct(lat[p], 0.50), pct(lat[p], 0.99), pct(lat[p], 1.0));
-    std::printf("REST during purge p99 %.2f ms (target <= 50 ms); failed requests: %d\n", pct(lat[1], 0.99), failures);
+                    lat[p].size(), percentile(lat[p], 0.50), percentile(lat[p], 0.99), percentile(lat[p], 1.0));
+    std::printf("REST during purge p99 %.2f ms (target <= 50 ms); failed requests: %d\n", percentile(lat[1], 0.99), failures);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 //   coffer-bench-skill            500 skills
 //   coffer-bench-skill --quick    50 skills (what ctest runs, to keep it working)
 #include "daemon_fixture.hpp"
+#include "stats.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -24,13 +25,6 @@ using clk = std::chrono::steady_clock;
 namespace {
 
 double ms_since(clk::time_point t0) { return std::chrono::duration<double, std::milli>(clk::now() - t0).count(); }
-
-double pct(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    auto idx = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
-    return v[std::min(idx, v.size() - 1)];
-}
 
 void write(const fs::path& p, const std::string& text) {
     fs::create_directories(p.parent_path());
@@ -130,7 +124,7 @@ int main(int argc, char** argv) {
     std::printf("skills                      %d (%zu files each, %.1f MiB in all)\n", skills, files_per_skill,
                 static_cast<double>(bytes) / (1024.0 * 1024.0));
     std::printf("import_and_deliver_ms       total=%.0f  per_skill p50=%.2f p99=%.2f  daemon_cpu=%.0f  (%zu files delivered; target <= 5000 for 500)\n",
-                import_ms, pct(per_call, 0.5), pct(per_call, 0.99), import_cpu, delivered);
+                import_ms, percentile(per_call, 0.5), percentile(per_call, 0.99), import_cpu, delivered);
 
     // 2. verify over every skill (kind action; stat-cache fast path), then with every file hashed.
     auto verify = [&](const std::string& args, json::value* out) {
@@ -152,9 +146,9 @@ int main(int argc, char** argv) {
     for (int i = 0; i < std::max(1, verify_runs / 3); ++i) deep.push_back(verify(R"({"deep":true})", nullptr));
     auto& summary = report.at("result").at("summary");
     std::printf("verify_ms                   p50=%.1f max=%.1f  daemon_cpu_per_run=%.0f  (n=%d, %lld targets ok; target <= 500)\n",
-                pct(fast, 0.5), *std::max_element(fast.begin(), fast.end()), verify_cpu, verify_runs,
+                percentile(fast, 0.5), *std::max_element(fast.begin(), fast.end()), verify_cpu, verify_runs,
                 static_cast<long long>(summary.at("ok").as_int64()));
-    std::printf("verify_deep_ms              p50=%.1f max=%.1f  (every file hashed)\n", pct(deep, 0.5),
+    std::printf("verify_deep_ms              p50=%.1f max=%.1f  (every file hashed)\n", percentile(deep, 0.5),
                 *std::max_element(deep.begin(), deep.end()));
 
     // 3. Drift in 10 skills, then verify --repair.

@@ -11,6 +11,7 @@
 //   coffer-bench-toolsearch            10,000 tools, full rounds
 //   coffer-bench-toolsearch --quick    fewer rounds (what ctest runs, to keep it working)
 #include "mcp_client.hpp"
+#include "stats.hpp"
 #include "toolsearch/index.hpp"
 
 #include <boost/json.hpp>
@@ -37,13 +38,6 @@ using clk = std::chrono::steady_clock;
 namespace {
 
 double us_since(clk::time_point t0) { return std::chrono::duration<double, std::micro>(clk::now() - t0).count(); }
-
-double pct(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    auto idx = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
-    return v[std::min(idx, v.size() - 1)];
-}
 
 json::value read_json(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -103,7 +97,7 @@ int ranker(bool quick) {
         build_ms.push_back(us_since(t0) / 1000.0);
     }
     std::printf("ranker: %zu tools, %zu terms; index build ms  median=%.1f  (n=%zu)\n", index.size(), index.terms(),
-                pct(build_ms, 0.5), build_ms.size());
+                percentile(build_ms, 0.5), build_ms.size());
     std::vector<double> lat;
     int rounds = quick ? 3 : 50;
     std::size_t found = 0;
@@ -114,8 +108,8 @@ int ranker(bool quick) {
             lat.push_back(us_since(t0));
             found += !hits.empty();
         }
-    std::printf("ranker: query (top 5) us  p50=%.1f  p99=%.1f  max=%.1f  (n=%zu, %zu with results)\n", pct(lat, 0.5),
-                pct(lat, 0.99), *std::max_element(lat.begin(), lat.end()), lat.size(), found);
+    std::printf("ranker: query (top 5) us  p50=%.1f  p99=%.1f  max=%.1f  (n=%zu, %zu with results)\n", percentile(lat, 0.5),
+                percentile(lat, 0.99), *std::max_element(lat.begin(), lat.end()), lat.size(), found);
     return found ? 0 : 1;
 }
 
@@ -157,8 +151,8 @@ int gateway(bool quick) {
         lat.push_back(us_since(t1) / 1000.0);
         if (r.status != 200) return 1;
     }
-    std::printf("gateway: warm coffer__search_tools over HTTP ms  p50=%.3f  p99=%.3f  (n=%d)\n", pct(lat, 0.5),
-                pct(lat, 0.99), calls);
+    std::printf("gateway: warm coffer__search_tools over HTTP ms  p50=%.3f  p99=%.3f  (n=%d)\n", percentile(lat, 0.5),
+                percentile(lat, 0.99), calls);
     return 0;
 }
 
