@@ -58,26 +58,11 @@ double median(std::vector<double> v) { return percentile(std::move(v), 0.5); }
 class StdioPeer {
 public:
     StdioPeer(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env, const fs::path& err) {
-        int in[2], out[2];
-        if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
-        pid_ = ::fork();
-        if (pid_ < 0) throw std::runtime_error("fork failed");
-        if (pid_ == 0) {
-            ::dup2(in[0], 0);
-            ::dup2(out[1], 1);
-            int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
-            if (e >= 0) ::dup2(e, 2);
-            for (auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
-            std::vector<char*> args;
-            for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-            args.push_back(nullptr);
-            ::execv(args[0], args.data());
-            ::_exit(127);
-        }
-        ::close(in[0]);
-        ::close(out[1]);
-        in_ = in[1];
-        out_ = out[0];
+        auto c = spawn_piped(argv, env, err);
+        if (c.pid < 0) throw std::runtime_error("cannot start " + argv.at(0));
+        pid_ = c.pid;
+        in_ = c.in;
+        out_ = c.out;
     }
     ~StdioPeer() {
         if (in_ >= 0) ::close(in_);

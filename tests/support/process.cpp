@@ -118,6 +118,42 @@ pid_t spawn(const std::vector<std::string>& argv_in, const std::map<std::string,
     return pid;
 }
 
+PipedChild spawn_piped(const std::vector<std::string>& argv_in, const std::map<std::string, std::string>& env,
+                       const std::filesystem::path& err_file) {
+    PipedChild c;
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) != 0) return c;
+    if (pipe2(out, O_CLOEXEC) != 0) {
+        close(in[0]);
+        close(in[1]);
+        return c;
+    }
+    auto argv = argv_in;
+    auto envv = merged_env(env);
+    auto a = cptrs(argv);
+    auto e = cptrs(envv);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        int fd = open(err_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+        if (fd >= 0) dup2(fd, 2);
+        execve(a[0], a.data(), e.data());
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    if (pid < 0) {
+        close(in[1]);
+        close(out[0]);
+        return c;
+    }
+    c.pid = pid;
+    c.in = in[1];
+    c.out = out[0];
+    return c;
+}
+
 int wait_pid(pid_t pid, std::chrono::milliseconds timeout) {
     auto deadline = std::chrono::steady_clock::now() + timeout;
     for (;;) {

@@ -24,6 +24,17 @@ RunResult run(const std::vector<std::string>& argv, const std::map<std::string, 
 // Starts a process in the background with stdout/stderr sent to files; returns its pid.
 pid_t spawn(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
             const std::filesystem::path& log_file);
+// A child with its stdin and stdout on pipes (the parent's ends, close-on-exec); pid -1 when it
+// could not be started.
+struct PipedChild {
+    pid_t pid = -1;
+    int in = -1;   // write end: the child's stdin
+    int out = -1;  // read end: the child's stdout
+};
+// Starts `argv` (env as for run()) with stdin/stdout on pipes and stderr appended to `err_file`.
+PipedChild spawn_piped(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                       const std::filesystem::path& err_file);
+
 // Waits for a pid up to `timeout`; returns its exit code (-1 on a signal, -2 on time-out).
 int wait_pid(pid_t pid, std::chrono::milliseconds timeout);
 bool pid_alive(pid_t pid);

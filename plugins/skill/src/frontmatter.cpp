@@ -475,19 +475,25 @@ private:
         return true;
     }
 
+    // At an opening bracket: steps past it; true (and past `close` too) when nothing is inside.
+    bool flow_opens_empty(std::string_view s, std::size_t& pos, char close) {
+        ++pos;
+        skip_ws(s, pos);
+        if (pos < s.size() && s[pos] == close) {
+            ++pos;
+            return true;
+        }
+        return false;
+    }
+
     json::value flow_value(std::string_view s, std::size_t& pos, int line, std::size_t depth, bool as_key) {
         check_depth(depth, line);
         skip_ws(s, pos);
         if (pos >= s.size()) fail(line, "a value is missing inside [ … ] or { … }");
         char c = s[pos];
         if (c == '[') {
-            ++pos;
             json::array arr;
-            skip_ws(s, pos);
-            if (pos < s.size() && s[pos] == ']') {
-                ++pos;
-                return arr;
-            }
+            if (flow_opens_empty(s, pos, ']')) return arr;
             for (;;) {
                 arr.push_back(flow_value(s, pos, line, depth + 1, false));
                 skip_ws(s, pos);
@@ -497,13 +503,8 @@ private:
             }
         }
         if (c == '{') {
-            ++pos;
             json::object obj;
-            skip_ws(s, pos);
-            if (pos < s.size() && s[pos] == '}') {
-                ++pos;
-                return obj;
-            }
+            if (flow_opens_empty(s, pos, '}')) return obj;
             for (;;) {
                 auto key = flow_value(s, pos, line, depth + 1, true);
                 if (!key.is_string()) fail(line, "a key inside { … } must be a non-empty string");

@@ -38,29 +38,11 @@ fs::path fake_bin() { return fs::path(COFFER_FAKE_DAEMON); }
 class Child {
 public:
     Child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env, const fs::path& err_file) {
-        int in[2], out[2];
-        BOOST_REQUIRE(::pipe2(in, O_CLOEXEC) == 0 && ::pipe2(out, O_CLOEXEC) == 0);
-        pid_ = ::fork();
-        BOOST_REQUIRE(pid_ >= 0);
-        if (pid_ == 0) {
-            ::dup2(in[0], 0);
-            ::dup2(out[1], 1);
-            int e = ::open(err_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
-            if (e >= 0) ::dup2(e, 2);
-            for (auto& [k, v] : env) {
-                if (v.empty()) ::unsetenv(k.c_str());
-                else ::setenv(k.c_str(), v.c_str(), 1);
-            }
-            std::vector<char*> args;
-            for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-            args.push_back(nullptr);
-            ::execv(args[0], args.data());
-            ::_exit(127);
-        }
-        ::close(in[0]);
-        ::close(out[1]);
-        in_ = in[1];
-        out_ = out[0];
+        auto c = spawn_piped(argv, env, err_file);
+        BOOST_REQUIRE(c.pid > 0);
+        pid_ = c.pid;
+        in_ = c.in;
+        out_ = c.out;
     }
     ~Child() {
         close_stdin();
