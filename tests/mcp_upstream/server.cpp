@@ -11,22 +11,8 @@
 
 extern char** environ;
 
-#include <openssl/evp.h>
 
 namespace coffer::test_upstream {
-
-std::string sha256_hex(std::string_view text) {
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int n = 0;
-    EVP_Digest(text.data(), text.size(), md, &n, EVP_sha256(), nullptr);
-    static const char* digits = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < n; ++i) {
-        out += digits[md[i] >> 4];
-        out += digits[md[i] & 15];
-    }
-    return out;
-}
 
 namespace {
 

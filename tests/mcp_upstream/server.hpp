@@ -8,6 +8,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/json.hpp>
 
+#include "sha256_hex.hpp"
+
 #include <functional>
 #include <map>
 #include <memory>
@@ -35,8 +37,7 @@ struct Options {
     std::vector<std::pair<std::string, std::string>> required_headers;
 };
 
-// Lower-case hex SHA-256 of `text`.
-std::string sha256_hex(std::string_view text);
+using coffer::test::sha256_hex;  // lower-case hex SHA-256 of a text
 
 // Where messages for the client go. `final` marks the response that ends a request's stream.
 class Peer {

@@ -2,22 +2,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <openssl/evp.h>
 
 namespace cred_test {
-
-std::string sha256_hex(const std::string& text) {
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int n = 0;
-    EVP_Digest(text.data(), text.size(), md, &n, EVP_sha256(), nullptr);
-    static const char* digits = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < n; ++i) {
-        out += digits[md[i] >> 4];
-        out += digits[md[i] & 15];
-    }
-    return out;
-}
 
 Vault::Vault() { BOOST_REQUIRE_MESSAGE(d.start(), d.log()); }
 

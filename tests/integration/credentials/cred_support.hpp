@@ -3,6 +3,7 @@
 #pragma once
 
 #include "daemon_fixture.hpp"
+#include "sha256_hex.hpp"
 
 #include <boost/json.hpp>
 
@@ -12,7 +13,7 @@ namespace cred_test {
 
 namespace json = boost::json;
 
-std::string sha256_hex(const std::string& text);
+using coffer::test::sha256_hex;
 
 struct Vault {
     coffer::test::TempDir dir;
