@@ -119,6 +119,18 @@ std::string response(const json::value& id, std::string_view member, std::string
     out += '}';
     return out;
 }
+
+// `out` (an open object ready for a member) + "method":…[,"params":<raw>]}
+std::string with_method(std::string out, std::string_view method, std::string_view raw_params) {
+    out += "\"method\":";
+    out += json::serialize(json::string(method));
+    if (!raw_params.empty()) {
+        out += ",\"params\":";
+        out += raw_params;
+    }
+    out += '}';
+    return out;
+}
 }  // namespace
 
 std::string result(const json::value& id, std::string_view raw) { return response(id, "result", raw); }
@@ -134,25 +146,12 @@ std::string error_raw(const json::value& id, std::string_view raw) { return resp
 std::string request(const json::value& id, std::string_view method, std::string_view raw_params) {
     std::string out = "{\"jsonrpc\":\"2.0\",\"id\":";
     out += json::serialize(id);
-    out += ",\"method\":";
-    out += json::serialize(json::string(method));
-    if (!raw_params.empty()) {
-        out += ",\"params\":";
-        out += raw_params;
-    }
-    out += '}';
-    return out;
+    out += ',';
+    return with_method(std::move(out), method, raw_params);
 }
 
 std::string notification(std::string_view method, std::string_view raw_params) {
-    std::string out = "{\"jsonrpc\":\"2.0\",\"method\":";
-    out += json::serialize(json::string(method));
-    if (!raw_params.empty()) {
-        out += ",\"params\":";
-        out += raw_params;
-    }
-    out += '}';
-    return out;
+    return with_method("{\"jsonrpc\":\"2.0\",", method, raw_params);
 }
 
 }  // namespace coffer::mcp::rpc
