@@ -168,6 +168,7 @@ private:
     // daemon side
     void pump();
     void send(Outbound m);
+    void send_again(Outbound m, bool internal);  // it never ran: first in line again (or re-initialize)
     HeaderList base_headers(bool with_session) const;
     void locate();
     void on_located(core::Result<client::Located> located);
@@ -511,6 +512,16 @@ void Bridge::send(Outbound m) {
     if (track) inflight_[sink->msg.id] = {sink->handle, sink};
 }
 
+// A message the daemon never took: the client's goes back to the front of the queue; our own
+// re-initialization is done again as a whole. Either way the handshake gate closes until then.
+void Bridge::send_again(Outbound m, bool internal) {
+    if (internal || m.role == Role::client_initialize || m.role == Role::client_initialized) gate_ = false;
+    if (internal)
+        need_reinit_ = true;
+    else
+        queue_.push_front(std::move(m));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Daemon → client
 
@@ -615,13 +626,7 @@ void Bridge::post_done(PostSink& s, Failure f, const std::string& what) {
         done_counting();
         log_.note("could not send " + (m.method.empty() ? std::string("a message") : m.method) + " (" + what +
                   "); queued until the daemon is back");
-        if (m.role == Role::client_initialize || m.role == Role::client_initialized) gate_ = false;
-        if (internal) {
-            gate_ = false;
-            need_reinit_ = true;
-        } else {
-            queue_.push_front(std::move(m));
-        }
+        send_again(std::move(m), internal);
         if (!stale) link_lost("cannot reach coffer-daemon on port " + std::to_string(http_.port()) + ": " + what);
         else pump();
         return;
@@ -646,13 +651,7 @@ void Bridge::post_done(PostSink& s, Failure f, const std::string& what) {
                 done_counting();
                 daemon_.token = fresh->token;
                 m.auth_retried = true;
-                if (m.role == Role::client_initialize || m.role == Role::client_initialized) gate_ = false;
-                if (internal) {
-                    gate_ = false;
-                    need_reinit_ = true;
-                } else {
-                    queue_.push_front(std::move(m));
-                }
+                send_again(std::move(m), internal);
                 pump();
                 return;
             }
