@@ -39,6 +39,20 @@ std::vector<char*> cptrs(std::vector<std::string>& v) {
     out.push_back(nullptr);
     return out;
 }
+
+// What execve() needs, built before fork() (the child only calls exec).
+class Exec {
+public:
+    Exec(std::vector<std::string> argv, const std::map<std::string, std::string>& env)
+        : argv_(std::move(argv)), env_(merged_env(env)), a_(cptrs(argv_)), e_(cptrs(env_)) {}
+    Exec(const Exec&) = delete;
+    Exec& operator=(const Exec&) = delete;
+    void exec() { execve(a_[0], a_.data(), e_.data()); }
+
+private:
+    std::vector<std::string> argv_, env_;
+    std::vector<char*> a_, e_;
+};
 }  // namespace
 
 RunResult run(const std::vector<std::string>& argv_in, const std::map<std::string, std::string>& env,
@@ -46,16 +60,13 @@ RunResult run(const std::vector<std::string>& argv_in, const std::map<std::strin
     RunResult r;
     int out[2], err[2], in[2];
     if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) || pipe2(in, O_CLOEXEC)) return r;
-    auto argv = argv_in;
-    auto envv = merged_env(env);
-    auto a = cptrs(argv);
-    auto e = cptrs(envv);
+    Exec x(argv_in, env);
     pid_t pid = fork();
     if (pid == 0) {
         dup2(in[0], 0);
         dup2(out[1], 1);
         dup2(err[1], 2);
-        execve(a[0], a.data(), e.data());
+        x.exec();
         _exit(127);
     }
     close(out[1]);
@@ -101,10 +112,7 @@ RunResult run(const std::vector<std::string>& argv_in, const std::map<std::strin
 
 pid_t spawn(const std::vector<std::string>& argv_in, const std::map<std::string, std::string>& env,
             const std::filesystem::path& log_file) {
-    auto argv = argv_in;
-    auto envv = merged_env(env);
-    auto a = cptrs(argv);
-    auto e = cptrs(envv);
+    Exec x(argv_in, env);
     pid_t pid = fork();
     if (pid == 0) {
         int fd = open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
@@ -112,7 +120,7 @@ pid_t spawn(const std::vector<std::string>& argv_in, const std::map<std::string,
         dup2(devnull, 0);
         dup2(fd, 1);
         dup2(fd, 2);
-        execve(a[0], a.data(), e.data());
+        x.exec();
         _exit(127);
     }
     return pid;
@@ -128,17 +136,14 @@ PipedChild spawn_piped(const std::vector<std::string>& argv_in, const std::map<s
         close(in[1]);
         return c;
     }
-    auto argv = argv_in;
-    auto envv = merged_env(env);
-    auto a = cptrs(argv);
-    auto e = cptrs(envv);
+    Exec x(argv_in, env);
     pid_t pid = fork();
     if (pid == 0) {
         dup2(in[0], 0);
         dup2(out[1], 1);
         int fd = open(err_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
         if (fd >= 0) dup2(fd, 2);
-        execve(a[0], a.data(), e.data());
+        x.exec();
         _exit(127);
     }
     close(in[0]);
