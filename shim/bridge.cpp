@@ -1,6 +1,7 @@
 #include "shim/bridge.hpp"
 
 #include "shim/http.hpp"
+#include "shim/local_link.hpp"
 #include "shim/message.hpp"
 #include "shim/sse.hpp"
 #include "shim/stdio.hpp"
@@ -17,6 +18,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -167,6 +169,15 @@ private:
 
     // daemon side
     void pump();
+    // The local socket (ADR 0019): used when the daemon offers it, unless --transport http.
+    bool wants_local() const;
+    void open_local();
+    void local_ready();
+    void local_message(std::string text);
+    void local_closed(LocalLink::Refusal refusal, const std::string& why);
+    void drop_local(const std::string& why);
+    void send_local(Outbound m);
+    bool via_local(const Outbound& m) const { return local_ && local_->ready() && m.extra.empty(); }
     void send(Outbound m);
     void send_again(Outbound m, bool internal);  // it never ran: first in line again (or re-initialize)
     HeaderList base_headers(bool with_session) const;
@@ -178,7 +189,7 @@ private:
     void reinit_failed(const std::string& why);
     void after_reinit();
     void fail_queue(int code, const std::string& message);
-    void capture_initialize_result(const std::string& text, bool internal);
+    bool capture_initialize_result(const std::string& text, bool internal);  // true: it succeeded
     void arm_watchdog();
     void connection_trouble();
     void probe_done(bool healthy, const std::string& why);
@@ -222,6 +233,11 @@ private:
     int reinit_failures_ = 0;
     int reinit_counter_ = 0;
     bool caps_tools_changed_ = false, caps_resources_changed_ = false, caps_prompts_changed_ = false;
+
+    std::unique_ptr<LocalLink> local_;
+    bool local_auth_retried_ = false;
+    std::unordered_map<std::string, Outbound> local_inflight_; // requests written to the socket, by raw id
+    std::string local_reinit_id_;                              // our re-initialize in flight there
 
     std::deque<Outbound> queue_;
     int pending_requests_ = 0;
@@ -474,6 +490,7 @@ void Bridge::pump() {
 }
 
 void Bridge::send(Outbound m) {
+    if (via_local(m)) return send_local(std::move(m));
     bool internal = m.role == Role::internal_initialize || m.role == Role::internal_initialized;
     if (m.role == Role::client_initialize) {
         if (!session_.empty()) {
@@ -554,14 +571,14 @@ void Bridge::on_server_message(std::string text, PostSink* origin) {
     emit(std::move(text));
 }
 
-void Bridge::capture_initialize_result(const std::string& text, bool internal) {
+bool Bridge::capture_initialize_result(const std::string& text, bool internal) {
     boost::system::error_code ec;
     json::value v = json::parse(text, ec);
-    if (ec || !v.is_object()) return;
+    if (ec || !v.is_object()) return false;
     const auto* result = v.get_object().if_contains("result");
     if (!result || !result->is_object()) {
         if (!internal) init_params_.reset(); // the client's initialize failed: nothing to repeat
-        return;
+        return false;
     }
     const auto& r = result->get_object();
     if (auto* pv = r.if_contains("protocolVersion"); pv && pv->is_string()) protocol_version_ = std::string(pv->get_string());
@@ -576,6 +593,7 @@ void Bridge::capture_initialize_result(const std::string& text, bool internal) {
         caps_resources_changed_ = flag("resources");
         caps_prompts_changed_ = flag("prompts");
     }
+    return true;
 }
 
 void Bridge::post_done(PostSink& s, Failure f, const std::string& what) {
@@ -791,6 +809,135 @@ void Bridge::post_done(PostSink& s, Failure f, const std::string& what) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The local socket: one connection is one session; order on the stream replaces the HTTP path's
+// handshake gate, and the connection ending tells what HTTP needed a watchdog and probes for.
+
+bool Bridge::wants_local() const {
+    if (opts_.transport == Options::Transport::http || stateless_) return false;
+    return opts_.transport == Options::Transport::local || !daemon_.mcp_socket.empty();
+}
+
+void Bridge::open_local() {
+    link_ = Link::locating;
+    local_ = std::make_unique<LocalLink>(
+        io_, daemon_.mcp_socket, daemon_.token, opts_.max_message,
+        LocalLink::Handlers{[this] { local_ready(); }, [this](std::string text) { local_message(std::move(text)); },
+                            [this](LocalLink::Refusal r, const std::string& why) { local_closed(r, why); }});
+    local_->start();
+}
+
+void Bridge::local_ready() {
+    log_.note("using the daemon's local socket " + daemon_.mcp_socket);
+    link_ = Link::up;
+    local_auth_retried_ = false;
+    // A new connection is a new session: open it again for the client, unless the client's own
+    // initialize is still waiting to go out.
+    bool client_init_queued = std::any_of(queue_.begin(), queue_.end(),
+                                          [](const Outbound& m) { return m.role == Role::client_initialize; });
+    need_reinit_ = init_params_.has_value() && !client_init_queued;
+    pump();
+}
+
+void Bridge::send_local(Outbound m) {
+    if (m.role == Role::internal_initialize) {
+        gate_ = true;  // nothing else goes out until we know the session is back
+        local_reinit_id_ = m.id;
+        return local_->send(std::move(m.body));
+    }
+    if (auto limit = local_->max_message(); limit && m.body.size() > limit) {
+        // The daemon would drop it unread; answer with the request's own id instead.
+        return reply_error(m, -32600,
+                           "Invalid Request: message too large (" + std::to_string(m.body.size()) +
+                               " bytes; coffer-daemon takes at most " + std::to_string(limit) + ")");
+    }
+    if (m.role == Role::client_initialize) need_reinit_ = false;  // the daemon opens a fresh session for it
+    std::string body = std::move(m.body);
+    if (m.kind == MsgKind::request) {
+        ++pending_requests_;
+        arm_watchdog();
+        m.body.clear();
+        local_inflight_[m.id] = std::move(m);
+    }
+    local_->send(std::move(body));
+}
+
+void Bridge::local_message(std::string text) {
+    Peek p = peek(text);
+    if (p.kind == MsgKind::response && !p.id.empty()) {
+        if (!local_reinit_id_.empty() && (p.id == local_reinit_id_ || canonical(p.id) == canonical(local_reinit_id_))) {
+            local_reinit_id_.clear();
+            gate_ = false;
+            if (capture_initialize_result(text, true)) {
+                if (client_initialized_ && local_)
+                    local_->send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+                after_reinit();
+            } else {
+                reinit_failed("the daemon answered the re-initialize with an error");
+                pump();
+            }
+            return;  // the client never asked for this one
+        }
+        auto it = local_inflight_.find(std::string(p.id));
+        if (it == local_inflight_.end()) {
+            auto key = canonical(p.id);
+            it = std::find_if(local_inflight_.begin(), local_inflight_.end(),
+                              [&](const auto& e) { return canonical(e.first) == key; });
+        }
+        if (it != local_inflight_.end()) {
+            if (it->second.role == Role::client_initialize) capture_initialize_result(text, false);
+            local_inflight_.erase(it);
+            --pending_requests_;
+        }
+    }
+    make_one_line(text);
+    emit(std::move(text));
+    maybe_finish();
+}
+
+void Bridge::local_closed(LocalLink::Refusal refusal, const std::string& why) {
+    if (exiting_) return;
+    if (link_ == Link::locating) {  // it never came up
+        net::post(io_, [l = std::shared_ptr<LocalLink>(std::move(local_))] {});
+        if (refusal == LocalLink::Refusal::unauthorized && !local_auth_retried_) {
+            // The token may have been rotated since daemon.json was read.
+            if (auto fresh = client::read_daemon_info(vault_); fresh && fresh->token != daemon_.token) {
+                local_auth_retried_ = true;
+                daemon_.token = fresh->token;
+                return open_local();
+            }
+        }
+        if (opts_.transport == Options::Transport::local) {
+            link_ = Link::down;
+            locate_failed_at_ = Clock::now();
+            locate_error_ = why;
+            log_.warn("cannot use the daemon's local socket: " + why);
+            fail_queue(rpc_error::daemon_unavailable, "cannot use coffer-daemon's local socket: " + why);
+            return maybe_finish();
+        }
+        log_.note("local socket unusable (" + why + "); using HTTP on port " + std::to_string(daemon_.port));
+        link_ = Link::up;
+        return pump();
+    }
+    link_lost(why);  // answers what was in flight there (drop_local), then reconnects when needed
+}
+
+void Bridge::drop_local(const std::string& why) {
+    local_reinit_id_.clear();
+    if (local_) {
+        local_->close();
+        net::post(io_, [l = std::shared_ptr<LocalLink>(std::move(local_))] {});
+    }
+    auto inflight = std::move(local_inflight_);
+    local_inflight_.clear();
+    for (auto& [id, m] : inflight) {
+        --pending_requests_;
+        reply_error(m, rpc_error::connection_lost,
+                    "coffer-daemon connection lost while this request was pending (" + why +
+                        "); it may or may not have run, and is not retried");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Finding the daemon, losing it, re-initializing
 
 void Bridge::locate() {
@@ -834,6 +981,7 @@ void Bridge::on_located(core::Result<client::Located> located) {
     if (daemon_.pid != 0 && daemon_.pid != info.pid) need_reinit_ = init_params_.has_value();
     daemon_ = info;
     http_.set_port(info.port);
+    if (wants_local()) return open_local();  // up once the daemon took the token
     link_ = Link::up;
     pump();
 }
@@ -850,6 +998,7 @@ void Bridge::link_lost(const std::string& why) {
     probe_timer_.cancel();
     probe_handle_ = 0;
     stop_get();
+    drop_local(why);
     http_.abort_all(why); // pending requests are answered with errors (post_done)
     pump();
 }
@@ -980,7 +1129,9 @@ void Bridge::arm_watchdog() {
 // The GET stream (server-initiated messages outside any request)
 
 void Bridge::open_get() {
-    if (get_handle_ || get_disabled_ || exiting_ || link_ != Link::up || session_.empty() || stateless_mode()) return;
+    if (get_handle_ || get_disabled_ || exiting_ || link_ != Link::up || session_.empty() || stateless_mode() ||
+        (local_ && local_->ready()))
+        return;
     OutgoingRequest req{"GET", "/mcp", {}, {}};
     req.headers.emplace_back("Accept", "text/event-stream");
     req.headers.emplace_back("X-Coffer-Token", daemon_.token);
@@ -1073,6 +1224,10 @@ void Bridge::finish(const std::string& why, bool immediate) {
     if (immediate) {
         // Nobody is waiting for these any more; no error replies.
         queue_.clear();
+    }
+    if (local_) {
+        local_->close();  // the daemon ends the session with the connection
+        local_.reset();
     }
     if (link_ == Link::up && !session_.empty() && !stateless_mode()) {
         Outbound del;

@@ -14,11 +14,19 @@ bool env_true(const char* name) {
     return s != "0" && s != "false" && s != "no";
 }
 
+Options::Transport parse_transport(const std::string& v, const char* where) {
+    if (v == "auto") return Options::Transport::auto_;
+    if (v == "local") return Options::Transport::local;
+    if (v == "http") return Options::Transport::http;
+    throw std::invalid_argument(std::string(where) + " must be auto, local or http (not '" + v + "')");
+}
+
 }  // namespace
 
 Options parse_options(const std::vector<std::string>& args) {
     Options o;
     o.no_spawn = env_true("COFFER_NO_SPAWN");
+    if (const char* t = std::getenv("COFFER_SHIM_TRANSPORT"); t && *t) o.transport = parse_transport(t, "COFFER_SHIM_TRANSPORT");
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string a = args[i];
         std::string value;
@@ -43,6 +51,8 @@ Options parse_options(const std::vector<std::string>& args) {
             if (o.agent.empty()) throw std::invalid_argument("--agent must not be empty");
         } else if (a == "--home") {
             o.home = take("--home");
+        } else if (a == "--transport") {
+            o.transport = parse_transport(take("--transport"), "--transport");
         } else if (a == "--no-spawn") {
             flag("--no-spawn");
             o.no_spawn = true;
@@ -61,10 +71,10 @@ Options parse_options(const std::vector<std::string>& args) {
 }
 
 std::string usage_text() {
-    return "Usage: coffer-mcp-shim [--agent NAME] [--home DIR] [--no-spawn] [--verbose]\n"
+    return "Usage: coffer-mcp-shim [--agent NAME] [--home DIR] [--no-spawn] [--transport auto|local|http] [--verbose]\n"
            "\n"
            "A stdio MCP server for MCP clients (Claude Code, Codex, …): newline-delimited JSON-RPC\n"
-           "on stdin/stdout, bridged to the Coffer daemon's /mcp endpoint. It finds the vault's\n"
+           "on stdin/stdout, bridged to the Coffer daemon (its local socket, or /mcp over HTTP). It finds the vault's\n"
            "running coffer-daemon through daemon.json, or starts one. Logs go to stderr only.\n"
            "\n"
            "Options:\n"
@@ -72,6 +82,9 @@ std::string usage_text() {
            "                params._meta[\"coffer/agent\"] and used for agent scopes\n"
            "  --home DIR    the vault directory (default $COFFER_HOME, else ~/.coffer)\n"
            "  --no-spawn    never start a daemon (also COFFER_NO_SPAWN=1)\n"
+           "  --transport   auto (default): the daemon's Unix-domain socket when it offers one, else\n"
+           "                HTTP; local: the socket only; http: Streamable HTTP only\n"
+           "                (also COFFER_SHIM_TRANSPORT)\n"
            "  --verbose     progress notes on stderr\n"
            "  --version     print the version\n"
            "\n"

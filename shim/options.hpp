@@ -12,6 +12,9 @@ struct Options {
     std::string home;        // --home DIR: the vault (else $COFFER_HOME, else ~/.coffer)
     bool no_spawn = false;   // --no-spawn or COFFER_NO_SPAWN: never start a daemon
     bool verbose = false;    // --verbose: progress and per-message notes on stderr
+    // --transport auto|local|http (or COFFER_SHIM_TRANSPORT): auto uses the daemon's Unix-domain
+    // socket when daemon.json names one and falls back to HTTP; http never uses the socket.
+    enum class Transport { auto_, local, http } transport = Transport::auto_;
     std::size_t max_message = 64u * 1024 * 1024; // longer stdin lines are refused
     bool help = false;
     bool version = false;

@@ -1,5 +1,7 @@
 #include "shim/stdio.hpp"
 
+#include <coffer/lines.hpp>
+
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
@@ -39,9 +41,7 @@ struct LineReader::Impl : std::enable_shared_from_this<LineReader::Impl> {
     std::size_t max_line;
     Handlers handlers;
     std::vector<char> buf = std::vector<char>(kReadChunk);
-    std::string partial;
-    bool discarding = false; // inside an oversized line
-    std::size_t discarded = 0;
+    LineSplitter lines{max_line};
     bool stopped = false;
 
     void start() {
@@ -94,53 +94,20 @@ struct LineReader::Impl : std::enable_shared_from_this<LineReader::Impl> {
     }
 
     void consume(const char* data, std::size_t n) {
-        std::size_t i = 0;
-        while (i < n && !stopped) {
-            const char* nl = static_cast<const char*>(std::memchr(data + i, '\n', n - i));
-            std::size_t end = nl ? static_cast<std::size_t>(nl - data) : n;
-            std::size_t len = end - i;
-            if (discarding) {
-                discarded += len;
-            } else if (partial.size() + len > max_line) {
-                discarding = true;
-                discarded = partial.size() + len;
-                partial.clear();
-                partial.shrink_to_fit();
-            } else if (nl && partial.empty()) {
-                emit(std::string(data + i, len)); // the common case: one copy
-                i = end + 1;
-                continue;
-            } else {
-                partial.append(data + i, len);
-            }
-            if (!nl) return;
-            if (discarding) {
-                discarding = false;
-                if (handlers.on_oversize) handlers.on_oversize(discarded);
-                discarded = 0;
-            } else {
-                std::string line = std::move(partial);
-                partial.clear();
-                emit(std::move(line));
-            }
-            i = end + 1;
-        }
-    }
-
-    void emit(std::string line) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        // Blank lines carry no message.
-        if (line.find_first_not_of(" \t\r") == std::string::npos) return;
-        handlers.on_line(std::move(line));
+        lines.feed(
+            data, n,
+            [this](std::string_view line) {
+                if (stopped) return lines.halt();
+                handlers.on_line(std::string(line));
+            },
+            [this](std::size_t bytes) {
+                if (!stopped && handlers.on_oversize) handlers.on_oversize(bytes);
+            });
     }
 
     void eof() {
         if (stopped) return;
-        if (!partial.empty() && !discarding) {
-            std::string line = std::move(partial);
-            partial.clear();
-            emit(std::move(line)); // a last message without a line end
-        }
+        lines.finish([this](std::string_view line) { handlers.on_line(std::string(line)); });
         stopped = true;
         if (handlers.on_eof) handlers.on_eof();
     }
@@ -181,6 +148,7 @@ struct LineWriter::Impl : std::enable_shared_from_this<LineWriter::Impl> {
     std::function<void(const std::string&)> on_error;
     bool blocking = false;
     bool writing = false;
+    bool posted = false; // a flush is queued for the end of this turn
     bool failed = false;
     std::deque<std::string> queue;    // waiting
     std::vector<std::string> inflight; // being written
@@ -191,7 +159,13 @@ struct LineWriter::Impl : std::enable_shared_from_this<LineWriter::Impl> {
         line.push_back('\n');
         if (blocking || fd < 0) return write_blocking(line);
         queue.push_back(std::move(line));
-        if (!writing) flush();
+        if (writing || posted) return;
+        // Everything written during this turn of the event loop goes out in one write.
+        posted = true;
+        net::post(desc.get_executor(), [self = shared_from_this()] {
+            self->posted = false;
+            if (!self->writing) self->flush();
+        });
     }
 
     void write_blocking(const std::string& line) {
@@ -246,7 +220,7 @@ LineWriter::~LineWriter() = default;
 
 void LineWriter::write(std::string line) { impl_->write(std::move(line)); }
 
-bool LineWriter::idle() const noexcept { return !impl_->writing && impl_->queue.empty(); }
+bool LineWriter::idle() const noexcept { return !impl_->writing && !impl_->posted && impl_->queue.empty(); }
 
 void LineWriter::on_drained(std::function<void()> fn) {
     if (idle()) return fn();

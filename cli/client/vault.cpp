@@ -80,6 +80,7 @@ core::Result<DaemonInfo> read_daemon_info(const fs::path& vault) {
     info.version = string_field(o, "version");
     info.started_at = string_field(o, "started_at");
     info.vault = string_field(o, "vault");
+    info.mcp_socket = string_field(o, "mcp_socket");
     if (info.pid == 0 || info.port == 0 || info.token.empty())
         return core::Error::make(core::code::internal,
                                  file.string() + " lacks a valid pid, port or token");

@@ -17,6 +17,7 @@ struct DaemonInfo {
     std::string version;
     std::string started_at;
     std::string vault;
+    std::string mcp_socket;  // the Unix-domain socket local MCP clients may use; empty: HTTP only
 };
 
 // The vault directory: `override_dir` if non-empty, else $COFFER_HOME, else $HOME/.coffer (the

@@ -16,7 +16,7 @@ inline constexpr std::string_view kManifest = "coffer-backup.json";
 inline constexpr std::string_view kLockFile = "daemon.lock";
 
 // Top-level vault entries that are runtime state of a daemon (daemon.json, daemon.lock,
-// spawn.lock, logs/, upstream-pids/, the database's -wal/-shm/-journal side files, temporary
+// spawn.lock, mcp.sock, logs/, upstream-pids/, the database's -wal/-shm/-journal side files, temporary
 // files of an atomic replace). Never copied, never restored.
 bool is_runtime_entry(std::string_view top_level_name);
 

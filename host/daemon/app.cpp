@@ -194,6 +194,9 @@ core::Result<void> App::start_http() {
     auto port = server_->listen(opt_.port.value_or(kDefaultPort), opt_.port ? 0 : kPortFallbacks);
     if (!port) return port.error();
     port_ = *port;
+    // The shim's fast path (ADR 0019); HTTP alone still works if the socket cannot be opened.
+    if (auto error = gateway_->listen_local(opt_.home / "mcp.sock", [this] { return token(); }); !error.empty())
+        core::log::warn("mcp local socket unavailable; clients use HTTP", {{"error", error}});
     return {};
 }
 
@@ -204,6 +207,7 @@ core::Result<void> App::write_state_file() {
                        {"version", COFFER_VERSION},
                        {"started_at", started_at_},
                        {"vault", opt_.home.string()}};
+    if (auto sock = gateway_->local_path(); !sock.empty()) state["mcp_socket"] = sock.string();
     return core::write_file_atomic(opt_.home / "daemon.json", json::serialize(state), 0600);
 }
 

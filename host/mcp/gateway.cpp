@@ -1,4 +1,5 @@
 #include "mcp/gateway.hpp"
+#include "mcp/local_socket.hpp"
 
 #include "core/log.hpp"
 #include "core/random.hpp"
@@ -94,8 +95,10 @@ void Gateway::tick() {
 void Gateway::shutdown() {
     if (stopped_.exchange(true)) return;
     tick_.cancel();
+    if (local_) local_->stop();  // no new local connections
     auto all = sessions_;
     for (auto& [id, s] : all) s->close("the daemon is stopping");
+    stop_local();  // after the sessions: their last answers are written first
     close_probes({});
     drain_gates();  // every provider close has run before instances stop
     closed_all_ = true;
@@ -110,7 +113,10 @@ std::shared_ptr<Session> Gateway::create(Transport t, Version v, Identity who) {
     s->touch();
     core::log::info("mcp session opened",
                     {{"session", id},
-                     {"transport", t == Transport::streamable ? "streamable-http" : t == Transport::sse ? "sse" : "stateless"}});
+                     {"transport", t == Transport::streamable ? "streamable-http"
+                                   : t == Transport::sse      ? "sse"
+                                   : t == Transport::local    ? "local-socket"
+                                                              : "stateless"}});
     return s;
 }
 

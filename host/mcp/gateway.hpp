@@ -13,6 +13,8 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <atomic>
+#include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -21,6 +23,9 @@
 #include <vector>
 
 namespace coffer::mcp {
+
+class LocalConnection;
+class LocalListener;
 
 class Gateway {
 public:
@@ -45,6 +50,12 @@ public:
     // from a thread the network thread waits on).
     void close_instance(const std::string& uid);
     std::size_t session_count() const { return count_; }
+
+    // front_local.cpp — MCP over a Unix-domain socket (network thread, before start). Returns ""
+    // or why the socket could not be opened (the daemon then serves HTTP only). `token` gives the
+    // current daemon token (it may be rotated).
+    std::string listen_local(const std::filesystem::path& path, std::function<std::string()> token);
+    std::filesystem::path local_path() const;  // empty when not listening
 
     // Before start: capability preferences and the invocation log (either may be null).
     void attach(curation::Curation* curator, curation::InvocationLog* log) {
@@ -75,6 +86,13 @@ private:
     void get_sse(http::Request& req, http::Respond respond);
     void post_messages(http::Request& req, http::Respond respond);
 
+    // front_local.cpp
+    struct LocalClient;
+    void local_open(std::shared_ptr<LocalConnection> conn);
+    void local_hello(LocalClient& client, LocalConnection& conn, std::string_view line);
+    void local_line(LocalClient& client, std::string_view line);
+    void stop_local();
+
     std::shared_ptr<Session> create(Transport t, Version v, Identity who);
     std::shared_ptr<Session> find(const std::string& id, Transport t) const;
     bool full() const { return sessions_.size() >= config_.max_sessions; }
@@ -97,6 +115,9 @@ private:
     std::map<plugin::Plugin*, std::shared_ptr<PluginGate>> gates_;
     std::vector<std::weak_ptr<Link>> probes_;  // links of capability listings in progress
     boost::asio::steady_timer tick_;
+    std::unique_ptr<LocalListener> local_;
+    std::function<std::string()> local_token_;
+    std::vector<std::weak_ptr<LocalConnection>> local_conns_;
 };
 
 // Transport helpers shared by the fronts.

@@ -189,7 +189,10 @@ void Session::handle_batch(std::vector<rpc::Entry> entries, std::function<void(s
 
 bool Session::has_stream() const { return stream_ && stream_->open(); }
 
-void Session::attach_stream(std::shared_ptr<http::Stream> stream) { stream_ = std::move(stream); }
+void Session::attach_stream(std::shared_ptr<http::Stream> stream, Framing framing) {
+    stream_ = std::move(stream);
+    framing_ = framing;
+}
 
 void Session::detach_stream(const std::shared_ptr<http::Stream>& stream) {
     if (stream_ == stream) stream_.reset();
@@ -197,12 +200,12 @@ void Session::detach_stream(const std::shared_ptr<http::Stream>& stream) {
 
 bool Session::send(const std::string& message) {
     if (!has_stream()) return false;
-    stream_->write(sse::event(message, "message"));
+    stream_->write(framing_ == Framing::lines ? message : sse::event(message, "message"));
     return true;
 }
 
 void Session::keepalive() {
-    if (has_stream()) stream_->write(sse::comment());
+    if (has_stream() && framing_ == Framing::sse) stream_->write(sse::comment());
     for (auto& [key, l] : listens_)
         if (l.ex && l.ex->reply) l.ex->reply->related({});  // an empty message is a keep-alive comment
     auto now = std::chrono::steady_clock::now();

@@ -30,7 +30,10 @@ class InvocationLog;
 
 namespace coffer::mcp {
 
-enum class Transport { streamable, sse, stateless };
+enum class Transport { streamable, sse, stateless, local };
+
+// How messages are framed on the session's server→client stream.
+enum class Framing { sse, lines };
 
 // Who is on the other end: the shim's --agent and cwd (params._meta["coffer/agent"], ["coffer/cwd"]),
 // the client's implementation info and capabilities.
@@ -91,7 +94,7 @@ public:
 
     // The standalone server→client stream (GET /mcp, GET /sse).
     bool has_stream() const;
-    void attach_stream(std::shared_ptr<http::Stream> stream);
+    void attach_stream(std::shared_ptr<http::Stream> stream, Framing framing = Framing::sse);
     void detach_stream(const std::shared_ptr<http::Stream>& stream);
     bool send(const std::string& message);  // on the standalone stream
     void keepalive();
@@ -185,6 +188,7 @@ private:
     std::map<std::string, Listen> listens_;                       // 2026-07-28 subscriptions/listen
     std::set<std::string> subscribed_;                            // resources/subscribe URIs (legacy)
     std::shared_ptr<http::Stream> stream_;
+    Framing framing_ = Framing::sse;
     std::shared_ptr<SearchMemo> search_memo_;                     // coffer__search_tools' last index
 };
 

@@ -2,7 +2,6 @@
 
 #include "spawn.hpp"
 
-#include <boost/asio/read_until.hpp>
 #include <boost/asio/write.hpp>
 
 #include <signal.h>
@@ -14,6 +13,7 @@ namespace coffer::mcp_server {
 
 namespace {
 constexpr std::size_t kStderrTail = 2048;
+constexpr std::size_t kReadChunk = 64 * 1024;
 constexpr auto kGrace = std::chrono::milliseconds(200);
 
 std::string last_line(const std::string& text) {
@@ -96,16 +96,24 @@ void StdioTransport::open() {
 
 void StdioTransport::send(std::string message, std::optional<std::int64_t>) {
     if (closed_ || reported_) return;
-    message.push_back('\n');
-    wqueue_.push_back(std::move(message));
-    write_next();
+    wqueue_.append(message);
+    wqueue_.push_back('\n');
+    if (writing_ || flush_posted_) return;
+    // Messages sent during this turn (a batch of calls handed over at once) share one write.
+    flush_posted_ = true;
+    asio::post(rt_.io(), [self = shared_from_this()] {
+        self->flush_posted_ = false;
+        self->write_next();
+    });
 }
 
 void StdioTransport::write_next() {
     if (writing_ || wqueue_.empty() || !in_.is_open()) return;
     writing_ = true;
+    wsending_.clear();
+    wsending_.swap(wqueue_);
     auto self = shared_from_this();
-    asio::async_write(in_, asio::buffer(wqueue_.front()), [self](boost::system::error_code ec, std::size_t) {
+    asio::async_write(in_, asio::buffer(wsending_), [self](boost::system::error_code ec, std::size_t) {
         self->writing_ = false;
         if (self->closed_) return;
         if (ec) {
@@ -113,32 +121,36 @@ void StdioTransport::write_next() {
             self->stdout_ended("cannot write to the upstream: " + ec.message());
             return;
         }
-        self->wqueue_.pop_front();
+        if (self->wsending_.capacity() > (1u << 20)) std::string().swap(self->wsending_);
         self->write_next();
     });
 }
 
 void StdioTransport::read_stdout() {
     auto self = shared_from_this();
-    asio::async_read_until(out_, asio::dynamic_buffer(rbuf_, kMaxMessage), '\n',
-                           [self](boost::system::error_code ec, std::size_t n) {
-                               if (self->closed_) return;
-                               if (ec) {
-                                   if (ec == asio::error::not_found)
-                                       self->stdout_ended("the upstream sent a message larger than 64 MiB");
-                                   else
-                                       self->stdout_ended("");
-                                   return;
-                               }
-                               std::string_view line(self->rbuf_.data(), n - 1);
-                               if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-                               if (!line.empty()) self->events_->on_message(line, std::nullopt);
-                               if (self->closed_) return;
-                               self->rbuf_.erase(0, n);
-                               // Give back the memory of a huge message once it is handled.
-                               if (self->rbuf_.empty() && self->rbuf_.capacity() > 1024 * 1024) self->rbuf_.shrink_to_fit();
-                               self->read_stdout();
-                           });
+    if (rbuf_.size() != kReadChunk) rbuf_.resize(kReadChunk);
+    out_.async_read_some(asio::buffer(rbuf_), [self](boost::system::error_code ec, std::size_t n) {
+        if (self->closed_) return;
+        bool too_large = false;
+        self->lines_.feed(
+            self->rbuf_.data(), n,
+            [&](std::string_view line) {
+                if (self->closed_) return self->lines_.halt();
+                self->events_->on_message(line, std::nullopt);
+            },
+            [&](std::size_t) {
+                too_large = true;
+                self->lines_.halt();
+            });
+        if (self->closed_) return;
+        if (too_large) return self->stdout_ended("the upstream sent a message larger than 64 MiB");
+        if (ec) {
+            self->lines_.finish([&](std::string_view line) { self->events_->on_message(line, std::nullopt); });
+            if (!self->closed_) self->stdout_ended("");
+            return;
+        }
+        self->read_stdout();
+    });
 }
 
 void StdioTransport::read_stderr() {

@@ -3,6 +3,8 @@
 // SIGKILLs the whole group and the child is reaped asynchronously (pidfd), then forgotten.
 #pragma once
 
+#include <coffer/lines.hpp>
+
 #include "config.hpp"
 #include "runtime.hpp"
 #include "transport.hpp"
@@ -47,8 +49,11 @@ private:
     asio::posix::stream_descriptor in_, out_, err_, pidfd_;
     asio::steady_timer grace_, poll_;
     std::string rbuf_, ebuf_, stderr_tail_;
-    std::deque<std::string> wqueue_;
+    LineSplitter lines_{kMaxMessage};
+    std::string wqueue_;    // messages waiting, each with its line end
+    std::string wsending_;  // the batch being written
     bool writing_ = false;
+    bool flush_posted_ = false;
     long pid_ = -1;
     bool closed_ = false, reported_ = false, exited_ = false, eof_ = false, reaped_ = false;
     int status_ = 0;

@@ -174,7 +174,7 @@ std::set<std::string> names_of_kind(const fs::path& db_file, const std::string& 
 
 // Runtime state in a source vault, never in a backup (daemon.stderr is this fixture's capture of
 // the daemon's output: it is copied like any file, but keeps growing in the source).
-const std::set<std::string> kRuntime = {"daemon.json",   "daemon.lock",   "spawn.lock", "logs",
+const std::set<std::string> kRuntime = {"daemon.json",   "daemon.lock",   "spawn.lock",    "logs",    "mcp.sock",
                                         "upstream-pids", "coffer.db-wal", "coffer.db-shm", "daemon.stderr"};
 
 struct Source {
