@@ -115,11 +115,11 @@ export class Vault {
   get pid() { return this.info().pid; }
   mcpUrl() { return new URL(`http://127.0.0.1:${this.port}/mcp`); }
 
-  // Starts coffer-daemon (our child) and waits until it answers.
-  async start() {
+  // Starts coffer-daemon (our child, with `extraEnv` added) and waits until it answers.
+  async start(extraEnv = {}) {
     fs.rmSync(path.join(this.home, 'daemon.json'), { force: true });
     const log = fs.openSync(path.join(this.dir, 'daemon.out'), 'a');
-    this.daemonProc = spawn(bins.daemon, [], { env: this.env(), stdio: ['ignore', log, log] });
+    this.daemonProc = spawn(bins.daemon, [], { env: this.env(extraEnv), stdio: ['ignore', log, log] });
     fs.closeSync(log);
     const proc = this.daemonProc;
     await waitFor('coffer-daemon to be ready', async () => {

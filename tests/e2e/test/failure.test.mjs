@@ -1,7 +1,8 @@
 // The daemon dies under a connected shim: kill -9 while the SDK client waits for a tools/call →
 // a JSON-RPC error within 1 s (never a hang); the next call works (the shim respawns the daemon
 // and re-initializes its session transparently) and the interrupted call was not re-sent. Also:
-// the shim starts a daemon itself when none runs (detect-or-spawn), and reports --agent.
+// the shim starts a daemon itself when none runs (detect-or-spawn), and reports --agent; a session
+// the daemon ended for idleness is reopened transparently with the next call.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -70,5 +71,31 @@ test('the shim starts the daemon when none runs and reports the agent', async ()
     assert.equal(client.getServerVersion()?.name !== undefined, true);
   } finally {
     await client.close();
+  }
+});
+
+test('a session ended by the idle timeout is reopened transparently by the next call', async () => {
+  const idle = await Vault.create('idle');
+  try {
+    await idle.start({ COFFER_MCP_IDLE_TIMEOUT: '1' });
+    await idle.cliOk(['mcp', 'add', 'a', '--stdio', bins.upstream]);
+    const daemonPid = idle.pid;
+    const client = await shimClient(idle, { agent: 'sleepy' });
+    try {
+      const first = Number((await client.callTool({ name: 'a__pid', arguments: {} })).content[0].text);
+      assert.ok(pidAlive(first));
+      // The daemon ends the idle session and reaps its upstream.
+      await waitFor('the idle session\'s upstream to be reaped', async () => !pidAlive(first), { timeout: 10000 });
+      const again = await client.callTool({ name: 'a__echo', arguments: { text: 'awake' } });
+      assert.equal(again.content[0].text, 'awake');
+      const second = Number((await client.callTool({ name: 'a__pid', arguments: {} })).content[0].text);
+      assert.notEqual(second, first, 'a fresh session has a fresh upstream');
+      assert.equal(idle.pid, daemonPid, 'the same daemon served both');
+      assert.ok(pidAlive(daemonPid));
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await idle.cleanup();
   }
 });
