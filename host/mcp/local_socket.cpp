@@ -117,7 +117,8 @@ void LocalConnection::finish() {
 
 // ------------------------------------------------------------------------------------------
 
-LocalListener::LocalListener(net::io_context& io, std::size_t max_line) : io_(io), max_line_(max_line), acceptor_(io) {}
+LocalListener::LocalListener(net::io_context& io, std::size_t max_line)
+    : io_(io), max_line_(max_line), acceptor_(io), retry_(io) {}
 
 LocalListener::~LocalListener() { stop(); }
 
@@ -150,7 +151,14 @@ std::string LocalListener::listen(const std::filesystem::path& path, OnConnectio
 void LocalListener::accept() {
     acceptor_.async_accept([this](boost::system::error_code ec, local::socket socket) {
         if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
-        if (!ec) {
+        if (ec) {  // out of descriptors or the like: try again shortly, without spinning
+            core::log::warn("mcp local accept failed", {{"error", ec.message()}});
+            retry_.expires_after(std::chrono::milliseconds(100));
+            return retry_.async_wait([this](boost::system::error_code e) {
+                if (!e) accept();
+            });
+        }
+        {
             ucred cred{};
             socklen_t len = sizeof(cred);
             if (::getsockopt(socket.native_handle(), SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 ||
@@ -168,6 +176,7 @@ void LocalListener::stop() {
     if (!acceptor_.is_open()) return;
     boost::system::error_code ignore;
     acceptor_.close(ignore);
+    retry_.cancel();
     std::error_code fec;
     if (!path_.empty()) std::filesystem::remove(path_, fec);
 }

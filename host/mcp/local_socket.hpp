@@ -12,6 +12,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <cstddef>
 #include <filesystem>
@@ -70,6 +71,7 @@ private:
     boost::asio::io_context& io_;
     std::size_t max_line_;
     boost::asio::local::stream_protocol::acceptor acceptor_;
+    boost::asio::steady_timer retry_;
     std::filesystem::path path_;
     OnConnection on_connection_;
 };
