@@ -1,9 +1,12 @@
 // MCP gateway benchmark (issue 3): what the gateway costs compared with talking to the upstream
-// directly. One run, one upstream binary (coffer-test-upstream over stdio), one client (a small
-// blocking stdio MCP client below), two paths measured alternately so both see the same machine:
+// directly. One run, one upstream (coffer-test-upstream over stdio; with --upstream everything,
+// @modelcontextprotocol/server-everything on Node from tests/e2e/node_modules), one client (a
+// small blocking stdio MCP client below), two paths measured alternately so both see the same
+// machine:
 //
-//   direct:  client ⇄ coffer-test-upstream
-//   gateway: client ⇄ coffer-mcp-shim ⇄ coffer-daemon /mcp ⇄ mcp_server plugin ⇄ coffer-test-upstream
+//   direct:  client ⇄ upstream
+//   gateway: client ⇄ coffer-mcp-shim ⇄ coffer-daemon (local socket, or /mcp with
+//            COFFER_SHIM_TRANSPORT=http) ⇄ mcp_server plugin ⇄ upstream
 //
 // 1. tools/call latency, one call at a time: p50/p90/p99 of both paths and the overhead.
 // 2. Throughput with 16 calls in flight (pipelined ids): calls/s of both, gateway/direct.
@@ -36,6 +39,7 @@
 #include <mutex>
 #include <numeric>
 #include <stdexcept>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -50,6 +54,39 @@ namespace {
 double us_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
 
 double median(std::vector<double> v) { return percentile(std::move(v), 0.5); }
+
+std::string find_on_path(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::string p = path ? path : "";
+    std::size_t start = 0;
+    while (start <= p.size()) {
+        auto end = p.find(':', start);
+        auto dir = p.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        if (!dir.empty() && ::access((fs::path(dir) / name).c_str(), X_OK) == 0) return (fs::path(dir) / name).string();
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    return {};
+}
+
+// A child process of `parent` (the daemon's one upstream), or -1.
+pid_t child_of(pid_t parent) {
+    std::error_code ec;
+    for (auto it = fs::directory_iterator("/proc", ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        auto name = it->path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream st(it->path() / "stat");
+        std::string line;
+        std::getline(st, line);
+        auto close = line.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream rest(line.substr(close + 2));
+        std::string state;
+        long ppid = 0;
+        if (rest >> state >> ppid && ppid == parent) return static_cast<pid_t>(std::stol(name));
+    }
+    return -1;
+}
 
 // ---------------------------------------------------------------------------------------------
 // A child speaking newline-delimited JSON-RPC on its stdin/stdout: the MCP client of this bench.
@@ -108,6 +145,15 @@ public:
         }
     }
 
+    // The next line that is not a notification (server-everything sends some on its own, e.g.
+    // tools/list_changed after start).
+    std::string recv_response() {
+        for (;;) {
+            auto line = recv();
+            if (line.find("\"method\"") == std::string::npos || line.find("\"id\"") != std::string::npos) return line;
+        }
+    }
+
     // A request/response for the handshake and checks (not timed).
     json::value request(const std::string& line) {
         send(line);
@@ -131,14 +177,16 @@ struct Path {
     std::string label;
     std::unique_ptr<StdioPeer> peer;
     std::string tool;
+    std::string argument = "text";             // the echo tool's argument
+    std::string expect = "benchmark payload";  // and the text it answers with
     std::int64_t next_id = 100;
 
     std::string call_line(std::int64_t id) const {
         return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":{"name":")" + tool +
-               R"(","arguments":{"text":"benchmark payload"}}})" + "\n";
+               R"(","arguments":{")" + argument + R"(":"benchmark payload"}}})" + "\n";
     }
     // A response is good when it is the result of this echo call.
-    static bool good(const std::string& line, std::int64_t* id_out) {
+    bool good(const std::string& line, std::int64_t* id_out) const {
         auto v = parse(line);
         if (!v.is_object()) return false;
         auto& o = v.as_object();
@@ -148,7 +196,7 @@ struct Path {
         if (id_out) *id_out = id->as_int64();
         auto* content = r->as_object().if_contains("content");
         return content && content->is_array() && !content->as_array().empty() &&
-               content->as_array()[0].as_object().at("text").as_string() == "benchmark payload";
+               content->as_array()[0].as_object().at("text").as_string() == expect;
     }
 
     void handshake() {
@@ -166,7 +214,7 @@ struct Path {
         auto line = call_line(id);
         auto t0 = Clock::now();
         peer->send(line);
-        auto reply = peer->recv();
+        auto reply = peer->recv_response();
         double us = us_since(t0);
         std::int64_t got = -1;
         if (!good(reply, &got) || got != id) throw std::runtime_error(label + ": bad reply: " + reply.substr(0, 300));
@@ -181,7 +229,7 @@ struct Path {
         for (; sent < std::min(depth, total); ++sent) batch += call_line(next_id++);
         peer->send(batch);
         while (done < total) {
-            auto reply = peer->recv();
+            auto reply = peer->recv_response();
             if (!good(reply, nullptr)) throw std::runtime_error(label + ": bad reply: " + reply.substr(0, 300));
             ++done;
             if (sent < total) {
@@ -367,12 +415,15 @@ bool open_http_session(Daemon& d, HttpSession& s) {
 int main(int argc, char** argv) {
     bool quick = false;
     std::string only;  // --only latency|throughput|sessions (default: all)
+    std::string upstream_kind = "test";  // --upstream test|everything
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--quick") quick = true;
         else if (a == "--only" && i + 1 < argc) only = argv[++i];
+        else if (a == "--upstream" && i + 1 < argc) upstream_kind = argv[++i];
         else {
-            std::fprintf(stderr, "usage: coffer-bench-gateway [--quick] [--only latency|throughput|sessions]\n");
+            std::fprintf(stderr, "usage: coffer-bench-gateway [--quick] [--only latency|throughput|sessions] "
+                                 "[--upstream test|everything]\n");
             return 2;
         }
     }
@@ -387,7 +438,26 @@ int main(int argc, char** argv) {
     const int sessions = quick ? 20 : 100;
     const int rss_waits_ms = quick ? 200 : 1000;
 
-    auto upstream = (bin_dir() / "coffer-test-upstream").string();
+    // The upstream's command line, and its echo tool's argument and answer.
+    std::vector<std::string> upstream_argv{(bin_dir() / "coffer-test-upstream").string()};
+    std::string argument = "text", expect = "benchmark payload";
+    if (upstream_kind == "everything") {
+        auto js = fs::path(COFFER_SOURCE_DIR) / "tests/e2e/node_modules/@modelcontextprotocol/server-everything/dist/index.js";
+        auto node = find_on_path("node");
+        if (node.empty() || !fs::exists(js)) {
+            std::fprintf(stderr, "--upstream everything needs node on PATH and %s (scripts/install-node-deps.sh)\n",
+                         js.c_str());
+            return 1;
+        }
+        upstream_argv = {node, js.string(), "stdio"};
+        argument = "message";
+        expect = "Echo: benchmark payload";
+    } else if (upstream_kind != "test") {
+        std::fprintf(stderr, "--upstream must be test or everything\n");
+        return 2;
+    }
+    std::printf("upstream: %s\n", upstream_kind == "test" ? "coffer-test-upstream (C++)" : "server-everything (Node)");
+    auto upstream = upstream_argv.front();
     auto shim = (bin_dir() / "coffer-mcp-shim").string();
     for (auto& p : {upstream, shim, (bin_dir() / "coffer-daemon").string()})
         if (!fs::exists(p)) {
@@ -403,7 +473,9 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "daemon did not start: %s\n", d.log().c_str());
             return 1;
         }
-        json::object cfg{{"command", upstream}, {"args", json::array{}}};
+        json::array args;
+        for (std::size_t i = 1; i < upstream_argv.size(); ++i) args.emplace_back(upstream_argv[i]);
+        json::object cfg{{"command", upstream}, {"args", args}};
         auto created = d.call("POST", "/api/v1/resources",
                               json::serialize(json::object{{"kind", "mcp_server"}, {"name", "up"}, {"config", cfg}}));
         if (created.status != 201) {
@@ -411,25 +483,19 @@ int main(int argc, char** argv) {
             return 1;
         }
 
-        Path direct{"direct", std::make_unique<StdioPeer>(std::vector<std::string>{upstream}, std::map<std::string, std::string>{},
+        Path direct{"direct", std::make_unique<StdioPeer>(upstream_argv, std::map<std::string, std::string>{},
                                                           dir.path() / "direct.stderr"),
-                    "echo"};
+                    "echo", argument, expect};
         Path gateway{"gateway",
                      std::make_unique<StdioPeer>(std::vector<std::string>{shim, "--no-spawn", "--home", vault.string()},
                                                  std::map<std::string, std::string>{}, dir.path() / "shim.stderr"),
-                     "up__echo"};
+                     "up__echo", argument, expect};
         direct.handshake();
         gateway.handshake();
-        // The gateway's upstream process (for CPU accounting): its `pid` tool says.
-        auto pid_reply = gateway.peer->request(
-            R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"up__pid","arguments":{}}})" "\n");
-        pid_t gw_upstream = -1;
-        try {
-            gw_upstream = static_cast<pid_t>(std::stol(std::string(
-                pid_reply.at("result").at("content").at(0).at("text").as_string())));
-        } catch (...) {
-            throw std::runtime_error("up__pid failed: " + json::serialize(pid_reply));
-        }
+        // The gateway's upstream process (for CPU accounting): the daemon's child, once a call ran.
+        gateway.call_once();
+        pid_t gw_upstream = child_of(d.pid());
+        if (gw_upstream < 0) throw std::runtime_error("the gateway's upstream process was not found");
         CpuMeter direct_cpu({{"upstream", direct.peer->pid()}});
         CpuMeter gateway_cpu({{"shim", gateway.peer->pid()}, {"daemon", d.pid()}, {"upstream", gw_upstream}});
         std::printf("processes: daemon %d, shim %d, gateway upstream %d, direct upstream %d\n", d.pid(),
