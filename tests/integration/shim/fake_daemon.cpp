@@ -12,6 +12,8 @@
 //  - tools/list → two tools; anything else → a JSON-RPC result {} ;
 //  - a request with a wrong X-Coffer-Token → 401; an unknown Mcp-Session-Id → 404;
 //  - DELETE /mcp → 200, GET /mcp → an SSE stream kept open.
+// It serves no local socket; with FAKE_MCP_SOCKET=<path> it announces one in daemon.json anyway
+// (where nothing listens), for the shim's fall-back tests.
 // Every message received is appended to VAULT/fake-daemon.log as one line
 // "<method>[ <tool>] <session> <raw body>" so tests can check what reached it.
 #include <boost/asio.hpp>
@@ -20,6 +22,7 @@
 #include <boost/json.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -233,6 +236,8 @@ int main(int argc, char** argv) {
     accept(acc);
     json::object info{{"pid", ::getpid()}, {"port", acc.local_endpoint().port()}, {"token", g_token},
                       {"version", "fake"}, {"started_at", "now"}, {"vault", g_vault.string()}};
+    // FAKE_MCP_SOCKET: a local socket to announce (nothing listens there: the shim must cope).
+    if (const char* sock = std::getenv("FAKE_MCP_SOCKET"); sock && *sock) info["mcp_socket"] = sock;
     std::filesystem::create_directories(g_vault);
     {
         std::ofstream out(g_vault / "daemon.json.tmp");

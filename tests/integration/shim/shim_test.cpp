@@ -144,9 +144,9 @@ int count_of(const std::string& hay, const std::string& needle) {
 // A fake daemon for a vault (started directly, not detached): waits for its daemon.json.
 class Fake {
 public:
-    explicit Fake(const fs::path& vault) : vault_(vault) {
+    explicit Fake(const fs::path& vault, std::map<std::string, std::string> env = {}) : vault_(vault) {
         fs::remove(vault / "daemon.json");
-        pid_ = spawn({fake_bin().string(), vault.string()}, {}, vault / "fake-daemon.stderr");
+        pid_ = spawn({fake_bin().string(), vault.string()}, env, vault / "fake-daemon.stderr");
         auto deadline = Clock::now() + 10s;
         while (!fs::exists(vault / "daemon.json") && Clock::now() < deadline) std::this_thread::sleep_for(5ms);
         BOOST_REQUIRE_MESSAGE(fs::exists(vault / "daemon.json"), "the fake daemon did not start");
@@ -390,6 +390,33 @@ BOOST_AUTO_TEST_CASE(spawns_and_respawns_the_daemon) {
     shim->close_stdin();
     BOOST_TEST(shim->wait(5s) == 0);
     ::kill(pid2, SIGKILL);
+}
+
+BOOST_AUTO_TEST_CASE(an_unusable_local_socket_falls_back_to_http) {
+    Env e;
+    Fake fake(e.vault, {{"FAKE_MCP_SOCKET", (e.dir.path() / "nobody-listens.sock").string()}});
+    auto shim = e.shim({"--verbose"});  // --transport auto (the default)
+    handshake(*shim);
+    shim->send(call(2, "echo", "over http"));
+    auto r = shim->response(2);
+    BOOST_REQUIRE_MESSAGE(r, e.shim_log());
+    BOOST_TEST(text_of(*r) == "over http");
+    BOOST_TEST(count_of(e.log(), "tools/call echo") == 1);  // it reached the (HTTP-only) daemon
+    BOOST_TEST(e.shim_log().find("using HTTP") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(transport_local_does_not_fall_back) {
+    Env e;
+    Fake fake(e.vault);  // announces no socket
+    auto shim = e.shim({"--transport", "local"});
+    shim->send(kInit);
+    auto r = shim->response(1, 5000ms);
+    BOOST_REQUIRE(r);
+    BOOST_TEST(r->at("error").at("code").as_int64() == -32000);
+    BOOST_TEST(std::string(r->at("error").at("message").as_string()).find("local socket") != std::string::npos);
+    BOOST_TEST(count_of(e.log(), "initialize") == 0);  // nothing went over HTTP
+    shim->close_stdin();
+    BOOST_TEST(shim->wait(5s) == 0);
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_and_framing) {

@@ -96,4 +96,9 @@ BOOST_AUTO_TEST_CASE(options) {
     BOOST_CHECK_THROW(parse_options({"--nope"}), std::invalid_argument);
     BOOST_CHECK_THROW(parse_options({"--no-spawn=1"}), std::invalid_argument);
     BOOST_TEST(parse_options({"--no-spawn"}).no_spawn);
+    BOOST_TEST((o.transport == Options::Transport::auto_));
+    BOOST_TEST((parse_options({"--transport", "http"}).transport == Options::Transport::http));
+    BOOST_TEST((parse_options({"--transport=local"}).transport == Options::Transport::local));
+    BOOST_CHECK_THROW(parse_options({"--transport", "tcp"}), std::invalid_argument);
+    BOOST_CHECK_THROW(parse_options({"--transport"}), std::invalid_argument);
 }
