@@ -199,6 +199,16 @@ void Link::respond(std::uint64_t token, std::string_view result_json, std::strin
     });
 }
 
+void Link::notify(std::string_view method, const std::string& params_json) {
+    if (state_ == State::closed || state_ == State::failed || !fns_.notify) return;
+    gate_->run([w = weak_from_this(), m = std::string(method), params_json] {
+        auto l = w.lock();
+        if (!l || l->state_ != State::open) return;
+        guarded(l->gate_->plugin(), "mcp notify",
+                [&] { l->fns_.notify(l->provider_state_, plugin::cstr(m), plugin::cstr(params_json)); });
+    });
+}
+
 void Link::close(std::string_view reason) {
     if (state_ == State::closed) return;
     bool was_open = state_ == State::open;

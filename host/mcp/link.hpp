@@ -1,7 +1,8 @@
 // A link: one downstream session using one provider instance (ABI 1.2 open/request/cancel/respond/
-// close). Lives on the network thread; every call into the plugin goes through the plugin's gate
-// (its lock, in order, never waited for) and contains exceptions. Provider callbacks (notify,
-// request) arrive on any thread and are posted back here through the link's coffer_session handle.
+// close, ABI 1.4 notify). Lives on the network thread; every call into the plugin goes through the
+// plugin's gate (its lock, in order, never waited for) and contains exceptions. Provider callbacks
+// (session_notify, session_request) arrive on any thread and are posted back here through the
+// link's coffer_session handle.
 #pragma once
 
 #include "mcp/call.hpp"
@@ -58,6 +59,10 @@ public:
                   Call::Done done);
     void cancel(Call* call);
     void respond(std::uint64_t token, std::string_view result_json, std::string_view error_json);
+    // A client notification for the provider (ABI 1.4 `notify`), in order with the requests.
+    // Nothing happens when the provider has no notify hook (built against 1.3 or older) or the
+    // link is failed or closed.
+    void notify(std::string_view method, const std::string& params_json);
     // Provider close; every outstanding call completes with an error. Idempotent.
     void close(std::string_view reason);
 

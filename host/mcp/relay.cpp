@@ -1,6 +1,7 @@
 // Session: traffic that is not a plain request/answer (G-10) — provider notifications to the
-// client, cancellation both ways, server-initiated requests and the client's answers. (Change
-// notifications: changes.cpp; the 2026-07-28 input_required bridge: input.cpp.)
+// client, the client's roots/list_changed to the providers, cancellation both ways,
+// server-initiated requests and the client's answers. (Change notifications: changes.cpp; the
+// 2026-07-28 input_required bridge: input.cpp.)
 #include "mcp/bridge.hpp"
 #include "mcp/names.hpp"
 #include "mcp/raw_json.hpp"
@@ -68,9 +69,16 @@ void Session::on_notification(rpc::Message& m) {
         }
         return;
     }
+    if (m.method == "notifications/roots/list_changed") {
+        // To every provider session already open (ABI 1.4 notify); none is opened for it: a later
+        // one's upstream asks roots/list when it wants them.
+        auto params = m.params.is_object() ? json::serialize(m.params) : std::string("{}");
+        for (auto& [uid, link] : links_) link->notify(m.method, params);
+        return;
+    }
+    // initialized is the session's own; progress (and tasks/status) name tokens and ids the
+    // gateway rewrote on the way to the client, so an upstream could not use them unchanged.
     if (m.method == "notifications/initialized" || m.method == "notifications/progress") return;
-    // notifications/roots/list_changed and anything else: providers have no channel for
-    // client notifications in ABI 1.2.
     core::log::debug("mcp client notification not forwarded", {{"session", id_}, {"method", m.method}});
 }
 

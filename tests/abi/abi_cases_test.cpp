@@ -73,7 +73,7 @@ void check_manifest_matches(const std::string& name, const coffer_plugin& p) {
 
 BOOST_AUTO_TEST_CASE(every_case_folder_holds_exactly_a_library_and_its_manifest) {
     for (std::string name : {"wrong_major", "missing_symbol", "bad_manifest", "init_fails", "throwing_hook",
-                             "newer_minor", "test_kind", "c_kind"}) {
+                             "newer_minor", "test_kind", "c_kind", "mcp_v13"}) {
         std::set<std::string> files;
         for (auto& e : fs::directory_iterator(kDir / name)) files.insert(e.path().filename().string());
         BOOST_TEST((files == std::set<std::string>{"lib" + name + ".so", name + ".plugin.json"}), name);
@@ -161,6 +161,31 @@ BOOST_AUTO_TEST_CASE(throwing_hook_lets_exceptions_cross_the_boundary) {
     BOOST_TEST(host.update(i, R"({"throw_in_status":true})").ok());
     BOOST_CHECK_THROW(host.status(i), std::runtime_error);
     BOOST_CHECK_THROW(host.create("throwing_hook", "t2", R"({"throw_in_create":true})"), std::runtime_error);
+}
+
+BOOST_AUTO_TEST_CASE(mcp_v13_ships_a_1_3_provider_table_with_a_trap_past_its_end) {
+    auto entry = entry_of("mcp_v13");
+    BOOST_REQUIRE(entry);
+    BOOST_TEST(manifest("mcp_v13").at("abi").at("minor").as_int64() == 3);
+    FakeHost host(entry, "{}", vault("mcp-v13"));
+    auto& p = host.plugin();
+    check_manifest_matches("mcp_v13", p);
+    BOOST_TEST(p.abi_minor == 3);
+    BOOST_TEST(p.min_host_minor <= COFFER_ABI_MINOR);  // this host loads it
+    const coffer_mcp_provider* mcp = host.kind("mcp_v13").mcp;
+    BOOST_REQUIRE(mcp);
+    BOOST_TEST(mcp->struct_size == offsetof(coffer_mcp_provider, notify));  // the 1.3 size
+    BOOST_TEST(mcp->notify != nullptr);  // the trap, past struct_size
+    auto* i = host.create("mcp_v13", "v", "{}");
+    auto s = host.mcp_open(i);
+    BOOST_TEST(!host.mcp_notify(*s, "notifications/roots/list_changed"));  // read no further than struct_size
+    auto text = [&] { return parse(host.mcp_request(*s, "tools/call", R"({"name":"trapped"})").json).at("content").at(0).at("text"); };
+    BOOST_TEST(text() == "trapped 0");
+    BOOST_TEST(parse(host.mcp_request(*s, "tools/list").json).at("tools").at(0).at("name") == "trapped");
+    BOOST_TEST(!host.mcp_request(*s, "prompts/list").details.empty());
+    // The trap counts, so "trapped 0" from the daemon means it was never called.
+    mcp->notify(s->state, cstr("notifications/roots/list_changed"), cstr("{}"));
+    BOOST_TEST(text() == "trapped 1");
 }
 
 BOOST_AUTO_TEST_SUITE(test_kind)

@@ -64,7 +64,7 @@ json::array Server::tool_list() const {
     add("grandchild", "Starts `sleep 300` in the server's process group and returns its pid", schema({}));
     add("big", "Returns a text of `bytes` bytes", schema({{"bytes", "integer"}}));
     add("fail", "Returns a tool error (isError)", schema({}));
-    add("stats", "Returns what the server saw: initialized, protocol version, cancelled requests", schema({}));
+    add("stats", "Returns what the server saw: initialized, protocol version, cancelled requests, notifications, roots", schema({}));
     if (extra_) add("extra", "Exists only after toggle", schema({}));
     auto lines = tools_file_lines();
     auto hidden = [&](const json::value& v) {
@@ -137,17 +137,33 @@ void Server::handle(std::string_view text, const std::shared_ptr<Peer>& out) {
     if (!method->is_string()) return;
     std::string m(method->as_string());
     if (!id) {
+        notifications_.push_back(json::value(m));
         if (m == "notifications/initialized") initialized_ = true;
-        else if (m == "notifications/cancelled")
+        else if (m == "notifications/cancelled") {
             if (auto* r = params.if_contains("requestId")) cancelled_.insert(json::serialize(*r));
+        } else if (m == "notifications/roots/list_changed" && client_roots_) {
+            ask_roots(broadcast_ ? broadcast_ : out);
+        }
         return;
     }
     request(*id, m, params, out);
 }
 
+void Server::ask_roots(const std::shared_ptr<Peer>& out) {
+    if (!out) return;
+    std::string key = "\"srv-" + std::to_string(next_request_++) + "\"";
+    waiting_[key] = [this](const json::object& response) {
+        if (auto* r = response.if_contains("result")) roots_ = *r;
+        else if (auto* e = response.if_contains("error")) roots_ = json::object{{"error", *e}};
+    };
+    out->send(R"({"jsonrpc":"2.0","id":)" + key + R"(,"method":"roots/list"})", false);
+}
+
 void Server::request(const json::value& id, const std::string& method, const json::object& params,
                      const std::shared_ptr<Peer>& out) {
     if (method == "initialize") {
+        if (auto* caps = params.if_contains("capabilities"); caps && caps->is_object())
+            client_roots_ = caps->as_object().contains("roots");
         auto answer = [this, id, params, out] {
             if (opts_.fail_initialize) return error(out, id, -32603, "initialize refused (--fail-initialize)");
             std::string asked = str_arg(params, "protocolVersion");
@@ -284,7 +300,11 @@ void Server::call_tool(const json::value& id, const std::string& name, const jso
         for (auto& s : cancelled_) c.push_back(json::value(s));
         return reply(out, id,
                      text_result(json::serialize(json::object{
-                         {"initialized", initialized_}, {"protocol_version", version_}, {"cancelled", c}})));
+                         {"initialized", initialized_},
+                         {"protocol_version", version_},
+                         {"cancelled", c},
+                         {"notifications", notifications_},
+                         {"roots", roots_}})));
     }
     if (name == "grandchild") {
         pid_t pid = -1;

@@ -2,7 +2,9 @@
 // Tools: echo, search, raw (a byte-exact canned result), slow, progress, log, crash, toggle
 // (adds/removes `extra` and sends notifications/tools/list_changed), sample (asks the client for
 // sampling/createMessage), pid, grandchild (spawns `sleep` in its process group), big, fail,
-// stats; resources (static and a template) and a prompt.
+// stats; resources (static and a template) and a prompt. Every client notification is recorded
+// (stats lists their methods); on notifications/roots/list_changed from a client that declared
+// `roots` it asks roots/list (on the stream for unrelated messages) and stats shows the answer.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -67,6 +69,7 @@ private:
     void reply_raw(const std::shared_ptr<Peer>& out, const json::value& id, const std::string& raw_result);
     void error(const std::shared_ptr<Peer>& out, const json::value& id, int code, const std::string& message);
     void notify(const std::shared_ptr<Peer>& out, const std::string& method, const json::value& params);
+    void ask_roots(const std::shared_ptr<Peer>& out);
     json::array tool_list() const;
     std::vector<std::string> tools_file_lines() const;
 
@@ -77,6 +80,9 @@ private:
     std::string version_;
     bool extra_ = false;
     std::set<std::string> cancelled_;               // request ids (serialized) the client cancelled
+    json::array notifications_;                     // methods of the client's notifications, in order
+    bool client_roots_ = false;                     // the client declared `roots` in initialize
+    json::value roots_;                             // the last roots/list answer (result or error)
     std::map<std::string, std::function<void(const json::object&)>> waiting_;  // our requests → continuation
     int next_request_ = 1;
 };

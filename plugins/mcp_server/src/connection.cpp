@@ -126,6 +126,16 @@ void Connection::respond(std::uint64_t token, std::string_view result, std::stri
     if (state_ != State::closed) answer_upstream(id, result, error);
 }
 
+void Connection::notify(std::string_view method, std::string_view params) {
+    if (state_ != State::ready || !transport_) return;
+    // What capability the client must have declared for the upstream to hear it.
+    const char* needs = method == "notifications/roots/list_changed" ? "roots" : nullptr;
+    if (!needs || !member_span(client_caps_, needs)) return;
+    if (params.empty() || !valid_json(params)) params = "{}";
+    transport_->send(R"({"jsonrpc":"2.0","method":)" + quote(method) + R"(,"params":)" + std::string(params) + "}",
+                     std::nullopt);
+}
+
 void Connection::close(const Failure& why) {
     if (state_ == State::closed) return;
     if (state_ == State::starting && admitted_) up_->health().abandoned();

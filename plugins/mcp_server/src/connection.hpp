@@ -1,7 +1,8 @@
 // One upstream MCP connection as a JSON-RPC client: starts the transport, performs `initialize`
 // (newest version the upstream accepts) and `notifications/initialized`, forwards requests with
 // fresh ids, completes each with the raw `result` (or `error`) text, relays notifications and
-// server-initiated requests to its sink, applies the per-call timeout and cancels both ways.
+// server-initiated requests to its sink, forwards the client's roots/list_changed, applies the
+// per-call timeout and cancels both ways.
 // Lives on the runtime's I/O thread: every member function must be called there.
 #pragma once
 
@@ -61,6 +62,9 @@ public:
     void cancel(coffer_call* handle);
     // The client answered a relayed server request.
     void respond(std::uint64_t token, std::string_view result, std::string_view error);
+    // A client notification (notifications/roots/list_changed): sent only once the upstream is
+    // initialized and only if the client declared the capability it is about; dropped otherwise.
+    void notify(std::string_view method, std::string_view params);
     // Fails every pending call with `why` and releases the upstream (kills the child).
     void close(const Failure& why);
 

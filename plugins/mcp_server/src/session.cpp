@@ -110,4 +110,13 @@ void Session::respond(std::uint64_t token, std::string_view result_json, std::st
     });
 }
 
+// A client notification: to the current connection only. None is started for it, and one that
+// is still starting is skipped (the upstream asks roots/list itself once it wants them).
+void Session::notify(std::string_view method, std::string_view params_json) {
+    auto core = core_;
+    core->up->runtime().post([core, method = std::string(method), params = std::string(params_json)] {
+        if (core->conn && !core->closed) core->conn->notify(method, params);
+    });
+}
+
 }  // namespace coffer::mcp_server

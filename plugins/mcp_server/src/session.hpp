@@ -23,6 +23,7 @@ public:
     void request(sdk::McpCall call, std::string_view method, std::string_view params_json) override;
     void cancel(coffer_call* call) override;
     void respond(std::uint64_t token, std::string_view result_json, std::string_view error_json) override;
+    void notify(std::string_view method, std::string_view params_json) override;  // ABI 1.4
 
     struct Core;  // lives on the I/O thread
 

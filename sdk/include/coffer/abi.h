@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 #define COFFER_ABI_MAJOR 1
-#define COFFER_ABI_MINOR 3
+#define COFFER_ABI_MINOR 4
 
 #if defined(_WIN32)
 #define COFFER_EXPORT __declspec(dllexport)
@@ -218,6 +218,15 @@ typedef struct coffer_mcp_provider {
     /* The session ended (or the instance is stopping): release upstreams, kill children, complete
        every pending call. No callbacks on this session after it returns. Required. */
     void (*close)(void* state);
+
+    /* --- ABI 1.4 --- */
+    /* A notification from the client for this session, e.g. method
+       "notifications/roots/list_changed" with params_json "{}" (an object, never empty). The
+       host forwards only what an upstream can act on unchanged — today roots/list_changed — to
+       every provider session the client has open (it never opens one just to notify), on the
+       same route and in the same order as requests. Nothing to answer. Unknown methods should be
+       ignored. Optional; a host older than 1.4 never calls it (it reads struct_size bytes). */
+    void (*notify)(void* state, coffer_str method, coffer_str params_json);
 } coffer_mcp_provider;
 
 /* What the entry symbol returns. Static storage in the plugin; never freed. */

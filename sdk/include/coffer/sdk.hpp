@@ -231,6 +231,9 @@ public:
     virtual void respond(std::uint64_t token, std::string_view result_json, std::string_view error_json) {
         (void)token, (void)result_json, (void)error_json;
     }
+    // ABI 1.4: a client notification for this session (today notifications/roots/list_changed);
+    // params_json is an object. Nothing to answer; a host older than 1.4 never calls it.
+    virtual void notify(std::string_view method, std::string_view params_json) { (void)method, (void)params_json; }
 };
 
 // One live resource. Override what the kind needs; defaults are no-ops.
@@ -482,6 +485,14 @@ inline void m_respond(void* state, uint64_t token, coffer_str result, coffer_str
     }
 }
 
+inline void m_notify(void* state, coffer_str method, coffer_str params) {
+    try {
+        static_cast<McpStateBox*>(state)->impl->notify(to_view(method),
+                                                       params.len ? to_view(params) : std::string_view("{}"));
+    } catch (...) {
+    }
+}
+
 inline void m_close(void* state) {
     try {
         delete static_cast<McpStateBox*>(state);
@@ -498,6 +509,7 @@ inline const coffer_mcp_provider* mcp_table() {
         p.cancel = &m_cancel;
         p.respond = &m_respond;
         p.close = &m_close;
+        p.notify = &m_notify;  // 1.4
         return p;
     }();
     return &t;

@@ -12,6 +12,7 @@
 
 #include <coffer/abi.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -236,6 +237,18 @@ public:
         out.json = call->result;
         out.details = call->error;
         return out;
+    }
+    // The client's answer to a request the provider sent through session_request.
+    void mcp_respond(McpSession& s, uint64_t token, std::string_view result_json, std::string_view error_json = {}) {
+        if (s.provider->respond) s.provider->respond(s.state, token, cstr(result_json), cstr(error_json));
+    }
+    // ABI 1.4: a client notification, e.g. "notifications/roots/list_changed". Reads the table as
+    // the daemon does (no further than struct_size): false when the provider has no notify hook.
+    bool mcp_notify(McpSession& s, std::string_view method, std::string_view params = "{}") {
+        const auto* p = s.provider;
+        if (p->struct_size < offsetof(coffer_mcp_provider, notify) + sizeof(p->notify) || !p->notify) return false;
+        p->notify(s.state, cstr(method), cstr(params));
+        return true;
     }
     // ABI 1.3: what credential_resolve answers (ref → value); erase to make a ref unresolvable.
     void set_credential(const std::string& ref, const std::string& value) {

@@ -12,7 +12,8 @@
 //   hang (never completes until cancelled), log {level} (a notifications/message, then done),
 //   big {bytes}, ask_cancel (roots/list to the client, withdrawn by notifications/cancelled).
 // Resources: echo://static/one, echo://static/two; template echo://item/{id}; prompt greet {who};
-// completion → ["alpha","beta"]. Status: {"open","opened","closed","cancelled","last_session"}.
+// completion → ["alpha","beta"]. Status: {"open","opened","closed","cancelled","last_session",
+// "notified": [{"session","method","params"}] (client notifications, ABI 1.4 notify)}.
 // Action sleep {ms}: a slow hook (it holds the plugin's lock on the service thread).
 #include <coffer/sdk.hpp>
 
@@ -52,6 +53,7 @@ struct Stats {
     std::atomic<int> open{0}, opened{0}, closed{0}, cancelled{0};
     std::mutex mu;
     std::string last_session;
+    json::array notified;  // ABI 1.4: [{"session","method","params"}] for every client notification
 };
 
 int integer(const json::object& o, const char* key, int fallback) {
@@ -202,6 +204,13 @@ public:
         pending_.erase(call.handle());
         if (!error.empty()) return call.result(text_result("the client refused: " + std::string(error)));
         call.result(text_result("the client answered: " + std::string(result)));
+    }
+
+    void notify(std::string_view method, std::string_view params) override {
+        auto id = info_.if_contains("id");
+        std::lock_guard<std::mutex> g(stats_->mu);
+        stats_->notified.push_back(json::object{
+            {"session", id ? *id : json::value()}, {"method", method}, {"params", json::parse(params)}});
     }
 
 private:
@@ -387,7 +396,8 @@ public:
                             {"opened", stats_->opened.load()},
                             {"closed", stats_->closed.load()},
                             {"cancelled", stats_->cancelled.load()},
-                            {"last_session", stats_->last_session}};
+                            {"last_session", stats_->last_session},
+                            {"notified", stats_->notified}};
     }
 
 private:

@@ -54,6 +54,13 @@ BOOST_AUTO_TEST_CASE(c_and_cxx_agree_on_layout) {
         ENTRY(offsetof(coffer_kind, action)),
         ENTRY(offsetof(coffer_kind, remove)),
         ENTRY(offsetof(coffer_kind, destroy)),
+        ENTRY(sizeof(coffer_mcp_provider)),
+        ENTRY(offsetof(coffer_mcp_provider, open)),
+        ENTRY(offsetof(coffer_mcp_provider, request)),
+        ENTRY(offsetof(coffer_mcp_provider, cancel)),
+        ENTRY(offsetof(coffer_mcp_provider, respond)),
+        ENTRY(offsetof(coffer_mcp_provider, close)),
+        ENTRY(offsetof(coffer_mcp_provider, notify)),
         ENTRY(sizeof(coffer_plugin)),
         ENTRY(offsetof(coffer_plugin, abi_major)),
         ENTRY(offsetof(coffer_plugin, abi_minor)),
@@ -80,6 +87,14 @@ BOOST_AUTO_TEST_CASE(struct_size_is_the_first_field_everywhere) {
     BOOST_TEST(offsetof(coffer_host_api, struct_size) == 0u);
     BOOST_TEST(offsetof(coffer_kind, struct_size) == 0u);
     BOOST_TEST(offsetof(coffer_plugin, struct_size) == 0u);
+    BOOST_TEST(offsetof(coffer_mcp_provider, struct_size) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(minor_4_appends_notify_after_close) {
+    // 1.4 only appended: a 1.3 table (ending at close) is a prefix of the 1.4 one.
+    BOOST_TEST(offsetof(coffer_mcp_provider, notify) == offsetof(coffer_mcp_provider, close) + sizeof(void (*)(void*)));
+    BOOST_TEST(sizeof(coffer_mcp_provider) == offsetof(coffer_mcp_provider, notify) + sizeof(void (*)(void*)));
+    BOOST_TEST(COFFER_ABI_MINOR == 4);
 }
 
 BOOST_AUTO_TEST_CASE(a_c_plugin_is_drivable_by_the_fake_host) {
