@@ -7,6 +7,8 @@
 
 #include <boost/json.hpp>
 
+#include <optional>
+
 namespace coffer::mcp {
 
 namespace json = boost::json;
@@ -64,7 +66,7 @@ void Gateway::post_mcp(http::Request& req, http::Respond respond) {
             return respond(rpc_http(503, m.id, rpc::code::server_error, "too many MCP sessions; try again later"));
         auto s = create(Transport::streamable, kLatestLegacy, {});
         auto reply = std::make_shared<HttpReply>(std::move(respond), can_stream,
-                                                 HttpReply::Headers{{"Mcp-Session-Id", s->id()}});
+                                                 HttpReply::Headers{{"Mcp-Session-Id", s->id()}}, s->resumption());
         s->handle(std::move(m), reply, RequestContext{kLatestLegacy, -1, {}, req.peer});
         return;
     }
@@ -100,7 +102,7 @@ void Gateway::dispatch(const std::shared_ptr<Session>& s, rpc::Message& m, http:
         return respond(std::move(r));
     }
     auto reply = std::make_shared<HttpReply>(std::move(respond), can_stream,
-                                             HttpReply::Headers{{"Mcp-Session-Id", s->id()}});
+                                             HttpReply::Headers{{"Mcp-Session-Id", s->id()}}, s->resumption());
     s->handle(std::move(m), reply, ctx);
 }
 
@@ -143,15 +145,32 @@ void Gateway::get_mcp(http::Request& req, http::Respond respond) {
     if (!s) return respond(http_error(404, rpc::code::session_not_found, "Session not found"));
     if (!accepts(req, "text/event-stream"))
         return respond(http_error(406, rpc::code::server_error, "Not Acceptable: the client must accept text/event-stream"));
-    if (s->has_stream())
+    // Last-Event-ID of one of this session's streams resumes that stream (its missed events, then
+    // the rest of it — for a POST's stream, its answer). An id that names none (malformed, of
+    // another session, of a stream forgotten) is ignored: the GET opens the standalone stream.
+    std::optional<Streams::Match> resume;
+    if (auto* last = req.header("last-event-id"); last && s->streams()) resume = s->streams()->find(*last);
+    // A stream that is over (a cancelled request's) with nothing after that id: there is nothing to
+    // resume; an empty stream that ends at once would only make clients reconnect again and again.
+    if (resume && resume->stream->ended() && resume->after >= resume->stream->last_seq())
+        return respond(http_error(410, rpc::code::server_error,
+                                  "Gone: that stream is over and nothing follows event " + *req.header("last-event-id")));
+    if (!resume && s->has_stream())
         return respond(http_error(409, rpc::code::server_error, "Conflict: only one GET stream per session"));
     s->touch();
     http::Response r;
     r.content_type = "text/event-stream";
     r.headers.emplace_back("Mcp-Session-Id", s->id());
-    r.on_stream = [w = std::weak_ptr<Session>(s), peer = req.peer](std::shared_ptr<http::Stream> stream) {
+    r.on_stream = [w = std::weak_ptr<Session>(s), peer = req.peer, resume](std::shared_ptr<http::Stream> stream) {
         auto s = w.lock();
         if (!s || s->closed()) return stream->end();
+        if (resume) {
+            resume->stream->connect(stream, resume->after);
+            peer->on_disconnect([events = std::weak_ptr<EventStream>(resume->stream), stream] {
+                if (auto e = events.lock()) e->disconnect(stream);
+            });
+            return;
+        }
         s->attach_stream(stream);
         peer->on_disconnect([w, stream] {
             if (auto s = w.lock()) s->detach_stream(stream);

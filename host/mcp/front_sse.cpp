@@ -19,8 +19,8 @@ void Gateway::get_sse(http::Request& req, http::Respond respond) {
     r.on_stream = [w = std::weak_ptr<Session>(s), peer = req.peer](std::shared_ptr<http::Stream> stream) {
         auto s = w.lock();
         if (!s || s->closed()) return stream->end();
-        s->attach_stream(stream);
         stream->write(sse::event("/messages?sessionId=" + s->id(), "endpoint"));
+        s->attach_stream(stream);
         peer->on_disconnect([w] {
             if (auto s = w.lock()) s->close("the client closed the SSE stream");
         });

@@ -210,7 +210,9 @@ void Session::relay_request(Link& link, const std::shared_ptr<Exchange>& related
     json::value id = json::string("coffer-" + std::to_string(++seq_));
     auto params = request.if_contains("params") ? json::serialize(request.at("params")) : std::string();
     auto text = rpc::request(id, request.at("method").as_string(), params);
-    bool sent = (related && !related->done && related->reply && related->reply->related(text)) || send(text);
+    // Only on a live stream: a request kept for a resume that may never come would hold the provider.
+    bool sent = (related && !related->done && related->reply && related->reply->related(text)) ||
+                (has_stream() && send(text));
     if (!sent) {
         link.respond(token, {},
                      error_object(rpc::code::internal_error,

@@ -5,7 +5,6 @@
 #include "core/log.hpp"
 #include "mcp/builtin_search.hpp"
 #include "mcp/names.hpp"
-#include "mcp/sse.hpp"
 #include "resource/scope.hpp"
 
 #include <boost/json.hpp>
@@ -22,7 +21,8 @@ const resource::Provider* Visible::find(std::string_view server) const {
 
 Session::Session(Env& env, std::string id, Transport transport, Version version, Identity who)
     : env_(env), id_(std::move(id)), transport_(transport), version_(version), who_(std::move(who)),
-      initialized_(transport == Transport::stateless), idle_(env.net) {}
+      initialized_(transport == Transport::stateless), idle_(env.net),
+      streams_(transport == Transport::streamable ? std::make_shared<Streams>() : nullptr) {}
 
 Session::~Session() {
     for (auto& [uid, link] : links_) {
@@ -187,25 +187,32 @@ void Session::handle_batch(std::vector<rpc::Entry> entries, std::function<void(s
     state->release();
 }
 
-bool Session::has_stream() const { return stream_ && stream_->open(); }
+bool Session::has_stream() const { return stream_ && stream_->connected(); }
 
 void Session::attach_stream(std::shared_ptr<http::Stream> stream, Framing framing) {
-    stream_ = std::move(stream);
-    framing_ = framing;
+    if (stream_) stream_->end();  // a resume of it gets its tail, then ends
+    stream_ = streams_ && framing == Framing::sse ? streams_->open() : std::make_shared<EventStream>(0, framing);
+    stream_->connect(std::move(stream));
 }
 
 void Session::detach_stream(const std::shared_ptr<http::Stream>& stream) {
-    if (stream_ == stream) stream_.reset();
+    if (stream_) stream_->disconnect(stream);
 }
 
 bool Session::send(const std::string& message) {
-    if (!has_stream()) return false;
-    stream_->write(framing_ == Framing::lines ? message : sse::event(message, "message"));
-    return true;
+    if (!stream_ || stream_->ended()) return false;
+    bool live = stream_->connected();
+    if (live || stream_->resumable()) stream_->send(message);
+    return live;
+}
+
+Resumption Session::resumption() const {
+    if (!streams_) return {};
+    return Resumption{streams_, version_ >= Version::v2025_11_25};
 }
 
 void Session::keepalive() {
-    if (has_stream() && framing_ == Framing::sse) stream_->write(sse::comment());
+    if (has_stream()) stream_->comment();
     for (auto& [key, l] : listens_)
         if (l.ex && l.ex->reply) l.ex->reply->related({});  // an empty message is a keep-alive comment
     auto now = std::chrono::steady_clock::now();
@@ -268,6 +275,7 @@ void Session::close(std::string_view reason) {
     }
     if (stream_) stream_->end();
     stream_.reset();
+    if (streams_) streams_->clear();
     core::log::info("mcp session closed", {{"session", id_}, {"reason", reason}});
     if (env_.closed) env_.closed(id_);
 }

@@ -7,6 +7,7 @@
 #include "mcp/exchange.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/link.hpp"
+#include "mcp/resumable.hpp"
 #include "mcp/versions.hpp"
 #include "resource/providers.hpp"
 
@@ -31,9 +32,6 @@ class InvocationLog;
 namespace coffer::mcp {
 
 enum class Transport { streamable, sse, stateless, local };
-
-// How messages are framed on the session's server→client stream.
-enum class Framing { sse, lines };
 
 // Who is on the other end: the shim's --agent and cwd (params._meta["coffer/agent"], ["coffer/cwd"]),
 // the client's implementation info and capabilities.
@@ -93,11 +91,19 @@ public:
                       RequestContext ctx);
 
     // The standalone server→client stream (GET /mcp, GET /sse).
-    bool has_stream() const;
+    bool has_stream() const;  // connected now
+    // A fresh standalone stream on this connection (the previous one, if any, ends).
     void attach_stream(std::shared_ptr<http::Stream> stream, Framing framing = Framing::sse);
     void detach_stream(const std::shared_ptr<http::Stream>& stream);
-    bool send(const std::string& message);  // on the standalone stream
+    // A message on the standalone stream; true when it went out on a connection. A Streamable
+    // HTTP session's stream that lost its connection keeps it for a resume (and says false).
+    bool send(const std::string& message);
     void keepalive();
+
+    // Streamable HTTP: the session's resumable streams (null for the other transports), and how a
+    // POST of this session makes its event stream resumable.
+    const std::shared_ptr<Streams>& streams() const { return streams_; }
+    Resumption resumption() const;
 
     void touch();  // every request resets the idle timer
     void close(std::string_view reason);
@@ -187,8 +193,8 @@ private:
     };
     std::map<std::string, Listen> listens_;                       // 2026-07-28 subscriptions/listen
     std::set<std::string> subscribed_;                            // resources/subscribe URIs (legacy)
-    std::shared_ptr<http::Stream> stream_;
-    Framing framing_ = Framing::sse;
+    std::shared_ptr<Streams> streams_;       // Streamable HTTP: every resumable stream, by number
+    std::shared_ptr<EventStream> stream_;    // the standalone stream
     std::shared_ptr<SearchMemo> search_memo_;                     // coffer__search_tools' last index
 };
 

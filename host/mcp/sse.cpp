@@ -2,9 +2,10 @@
 
 namespace coffer::mcp::sse {
 
-std::string event(std::string_view data, std::string_view name) {
+std::string event(std::string_view data, std::string_view name, std::string_view id) {
     std::string out;
-    out.reserve(data.size() + name.size() + 24);
+    out.reserve(data.size() + name.size() + id.size() + 32);
+    if (!id.empty()) out.append("id: ").append(id).append("\n");
     if (!name.empty()) out.append("event: ").append(name).append("\n");
     std::size_t i = 0;
     for (;;) {

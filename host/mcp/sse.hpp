@@ -6,8 +6,9 @@
 
 namespace coffer::mcp::sse {
 
-// One event: optional `event:` name, then `data` split into one `data:` line per line.
-std::string event(std::string_view data, std::string_view name = {});
+// One event: optional `id:` and `event:` name, then `data` split into one `data:` line per line
+// (empty data: one empty `data:` line, as in a 2025-11-25 priming event).
+std::string event(std::string_view data, std::string_view name = {}, std::string_view id = {});
 // A comment line, used as a keep-alive.
 inline std::string comment(std::string_view text = {}) { return ":" + std::string(text) + "\n\n"; }
 

@@ -158,6 +158,7 @@ std::optional<SseEvent> HttpStream::next_event(std::chrono::milliseconds timeout
                 auto value = colon == std::string::npos ? std::string() : line.substr(colon + 1);
                 if (!value.empty() && value[0] == ' ') value.erase(0, 1);
                 if (field == "event") ev.event = value, any = true;
+                else if (field == "id") ev.id = value, any = true;
                 else if (field == "data") {
                     if (has_data) ev.data += '\n';
                     ev.data += value;

@@ -13,6 +13,7 @@ namespace coffer::test {
 struct SseEvent {
     std::string event;  // "" = message
     std::string data;   // data lines joined with \n
+    std::string id;     // the `id` field ("" = none)
 };
 
 class HttpStream {

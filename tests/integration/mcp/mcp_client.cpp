@@ -32,6 +32,7 @@ McpReply McpClient::post(const std::string& body, const std::map<std::string, st
     }
     r.streamed = true;
     while (auto ev = s.next_event(std::chrono::seconds(20))) {
+        if (ev->data.empty()) continue;  // a 2025-11-25 priming event (an id, no message)
         auto v = parse(ev->data);
         auto* o = v.if_object();
         bool answer = o && o->contains("id") && !o->contains("method") &&

@@ -65,5 +65,7 @@ BOOST_AUTO_TEST_CASE(sse_framing) {
     BOOST_TEST(sse::event("{}") == "data: {}\n\n");
     BOOST_TEST(sse::event("{}", "message") == "event: message\ndata: {}\n\n");
     BOOST_TEST(sse::event("{\n\"a\":1\r\n}") == "data: {\ndata: \"a\":1\ndata: }\n\n");
+    BOOST_TEST(sse::event("{}", "message", "3-7") == "id: 3-7\nevent: message\ndata: {}\n\n");
+    BOOST_TEST(sse::event("", {}, "3-1") == "id: 3-1\ndata: \n\n");  // a priming event
     BOOST_TEST(sse::comment() == ":\n\n");
 }
