@@ -177,9 +177,15 @@ BOOST_FIXTURE_TEST_CASE(ids_of_another_session_or_garbage_replay_nothing, Fixtur
     BOOST_REQUIRE_EQUAL(a_ids.size(), 4u);  // priming, two progress, the answer
     auto a_stream = stream_of(a_ids[0]);
 
-    // Session B presents A's id: a fresh standalone stream of B's own, with none of A's events.
+    // Session B, which has a finished stream of its own just like A's, presents A's id: a fresh
+    // standalone stream of B's own, with none of A's events (nor of B's stream).
     McpClient b(d);
     b.initialize("2025-11-25");
+    auto b_post = call_streaming(d, b, "b-1", "a__slow", {{"ms", 100}, {"steps", 2}});
+    std::vector<std::string> b_ids;
+    while (auto ev = b_post->next_event(std::chrono::seconds(5))) b_ids.push_back(ev->id);
+    BOOST_REQUIRE_EQUAL(b_ids.size(), 4u);
+    BOOST_TEST(stream_of(b_ids[0]) != a_stream);  // stream numbers are daemon-wide
     auto g = resume(d, b, a_ids[1]);
     BOOST_REQUIRE_EQUAL(g->status(), 200);
     BOOST_TEST(!g->next_event(std::chrono::milliseconds(500)));
