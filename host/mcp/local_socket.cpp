@@ -17,7 +17,8 @@ using local = net::local::stream_protocol;
 
 namespace {
 constexpr std::size_t kReadChunk = 64 * 1024;
-constexpr std::size_t kMaxQueued = 256u << 20;  // a client that stops reading is cut off here
+constexpr std::size_t kPauseReading = 8u << 20;  // answers not yet taken: read no more requests
+constexpr std::size_t kMaxQueued = 256u << 20;    // a client that stops reading is cut off here
 }  // namespace
 
 LocalConnection::LocalConnection(local::socket socket, std::size_t max_line)
@@ -45,12 +46,18 @@ void LocalConnection::read() {
         if (self->closing_ || self->closed_) return;
         if (ec) {
             self->lines_.finish([&](std::string_view line) { self->handlers_.on_line(line); });
+            if (self->closing_ || self->closed_) return;
             // The client went away (or half-closed: stdio semantics, it is done): the owner ends
             // what it had open, which may still write a last answer or two.
             auto closed = std::move(self->handlers_.on_closed);
             self->handlers_.on_closed = nullptr;
             if (closed) closed();
             return self->close();
+        }
+        // Flow control: a client that does not take its answers gets no more requests read.
+        if (self->queued_.size() + self->sending_.size() > kPauseReading) {
+            self->paused_ = true;
+            return;
         }
         self->read();
     });
@@ -89,6 +96,11 @@ void LocalConnection::flush() {
         if (ec) return self->finish();
         // Give back the memory of a huge answer.
         if (self->sending_.capacity() > (1u << 20)) std::string().swap(self->sending_);
+        self->sending_.clear();
+        if (self->paused_ && !self->closing_ && self->queued_.size() < kPauseReading) {
+            self->paused_ = false;
+            self->read();
+        }
         self->flush();
     });
 }

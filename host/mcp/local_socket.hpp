@@ -50,6 +50,7 @@ private:
     std::string inbuf_;
     std::string queued_, sending_;
     bool flush_posted_ = false, writing_ = false, closing_ = false, closed_ = false;
+    bool paused_ = false;  // reading stopped until the client takes its answers
 };
 
 class LocalListener {

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 #include <fstream>
 #include <optional>
@@ -295,6 +296,49 @@ BOOST_FIXTURE_TEST_CASE(bad_input_gets_errors_and_the_connection_goes_on, Fixtur
     BOOST_TEST(eventually([&] { return echo_status(d, "a").at("closed").as_int64() == 1; }));
     BOOST_TEST(text_of(l.call(14, "a__echo", {{"text", "again"}})).find("again") != std::string::npos);
     BOOST_TEST(d.call_json("GET", "/api/v1/daemon/status").at("status").as_string() == "ready");
+}
+
+BOOST_FIXTURE_TEST_CASE(a_client_that_does_not_read_is_paused_not_lost, Fixture) {
+    auto path = socket_path(d);
+    Line slow(path);
+    slow.hello(d.token());
+    slow.initialize();
+    auto call_line = [](int id, const std::string& tool, const std::string& args) {
+        return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":{"name":")" + tool +
+               R"(","arguments":)" + args + "}}\n";
+    };
+    // 1. 300 answers of 100 KB (30 MB) that this client does not read: they pile up in the daemon.
+    std::string big;
+    for (int i = 0; i < 300; ++i) big += call_line(1000 + i, "a__big", R"({"bytes":100000})");
+    slow.send_raw(big);
+    std::this_thread::sleep_for(1000ms);
+    // 2. 10,000 more requests (1.1 MB, more than the socket buffers hold): with answers waiting,
+    //    the daemon stops reading this client, so this write cannot finish.
+    std::string more;
+    for (int i = 0; i < 10000; ++i) more += call_line(5000 + i, "a__echo", R"({"text":"s"})");
+    std::atomic<bool> written{false};
+    std::thread writer([&] {
+        slow.send_raw(more);
+        written = true;
+    });
+    std::this_thread::sleep_for(1500ms);
+    BOOST_TEST(!written.load());  // paused
+    {
+        Line other(path);  // others are served meanwhile
+        other.hello(d.token());
+        other.initialize();
+        BOOST_TEST(text_of(other.call(2, "a__echo", {{"text", "served"}})).find("served") != std::string::npos);
+    }
+    // 3. Reading resumes the client: every answer arrives, each once.
+    std::set<std::int64_t> got;
+    for (int i = 0; i < 10300; ++i) {
+        auto r = slow.next_json(20s);
+        BOOST_REQUIRE(r.as_object().contains("result"));
+        got.insert(r.at("id").as_int64());
+    }
+    writer.join();
+    BOOST_TEST(written.load());
+    BOOST_TEST(got.size() == 10300u);
 }
 
 BOOST_FIXTURE_TEST_CASE(the_connection_closes_with_the_daemon, Fixture) {
