@@ -78,14 +78,10 @@ void Connection::submit(CallRequest r) {
             p.orig_token = std::string(*tok);
             p.params = splice(p.params, *tok, std::to_string(id));
         }
-    p.timer = std::make_shared<boost::asio::steady_timer>(up_->runtime().io());
-    p.timer->expires_after(cfg_->timeout);
-    std::weak_ptr<Connection> weak = weak_from_this();
-    p.timer->async_wait([weak, id](boost::system::error_code ec) {
-        if (ec) return;
-        if (auto self = weak.lock()) self->timed_out(id);
-    });
+    p.deadline = std::chrono::steady_clock::now() + cfg_->timeout;
+    deadlines_.emplace(p.deadline, id);
     pending_.emplace(id, std::move(p));
+    if (!deadline_armed_) arm_deadline();
     if (state_ == State::ready) {
         send_request(id);
         return;
@@ -253,6 +249,8 @@ void Connection::fail_start(const Failure& f, bool runner_missing, bool count_fa
 void Connection::set_closed() {
     state_ = State::closed;
     if (init_timer_) init_timer_->cancel();
+    if (deadline_timer_) deadline_timer_->cancel();
+    deadline_armed_ = false;
     if (transport_) transport_->close();
     if (counted_) {
         counted_ = false;
@@ -269,7 +267,7 @@ void Connection::finish(std::int64_t id, std::string_view result, std::string_vi
     if (it == pending_.end()) return;
     auto p = std::move(it->second);
     pending_.erase(it);
-    if (p.timer) p.timer->cancel();
+    forget_deadline(p, id);
     if (p.done) p.done(result, error);
 }
 
@@ -277,10 +275,34 @@ void Connection::fail_all(const Failure& f) {
     auto pending = std::move(pending_);
     pending_.clear();
     queued_.clear();
-    for (auto& [id, p] : pending) {
-        if (p.timer) p.timer->cancel();
+    deadlines_.clear();
+    for (auto& [id, p] : pending)
         if (p.done) p.done({}, f.text());
+}
+
+void Connection::forget_deadline(const Pending& p, std::int64_t id) { deadlines_.erase({p.deadline, id}); }
+
+void Connection::arm_deadline() {
+    if (deadlines_.empty()) {
+        deadline_armed_ = false;
+        return;
     }
+    if (!deadline_timer_) deadline_timer_ = std::make_shared<boost::asio::steady_timer>(up_->runtime().io());
+    deadline_armed_ = true;
+    deadline_timer_->expires_at(deadlines_.begin()->first);
+    deadline_timer_->async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+        if (ec) return;
+        auto self = weak.lock();
+        if (!self) return;
+        self->deadline_armed_ = false;
+        auto now = std::chrono::steady_clock::now();
+        while (!self->deadlines_.empty() && self->deadlines_.begin()->first <= now) {
+            auto id = self->deadlines_.begin()->second;
+            self->deadlines_.erase(self->deadlines_.begin());
+            self->timed_out(id);
+        }
+        if (!self->deadline_armed_) self->arm_deadline();
+    });
 }
 
 void Connection::timed_out(std::int64_t id) {
@@ -465,8 +487,8 @@ void Connection::on_closed(std::string error, bool runner_missing) {
     // Each pending call says what it was doing.
     auto pending = std::move(pending_);
     pending_.clear();
+    deadlines_.clear();
     for (auto& [id, p] : pending) {
-        if (p.timer) p.timer->cancel();
         if (p.done)
             p.done({}, Failure{err::kUnavailable, msg + " (while handling " + p.method + ")",
                                std::string(reason::upstream_exited), {}}

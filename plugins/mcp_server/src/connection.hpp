@@ -16,6 +16,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -83,7 +84,7 @@ private:
         std::string orig_token;   // the client's progressToken (raw), "" when none
         Completion done;
         coffer_call* handle = nullptr;
-        std::shared_ptr<boost::asio::steady_timer> timer;
+        std::chrono::steady_clock::time_point deadline;  // timeout_ms after submission
         bool sent = false;
     };
 
@@ -95,6 +96,8 @@ private:
     void finish(std::int64_t id, std::string_view result, std::string_view error);
     void fail_all(const Failure& f);
     void timed_out(std::int64_t id);
+    void arm_deadline();  // the one timer, at the earliest deadline still pending
+    void forget_deadline(const Pending& p, std::int64_t id);
     void send_cancelled(std::int64_t id, std::string_view reason);
     void handle(std::string_view text, std::optional<std::int64_t> context);
     void handle_notification(std::string_view method, std::string_view params, std::optional<std::int64_t> context);
@@ -123,6 +126,11 @@ private:
     std::size_t version_index_ = 0;
     std::shared_ptr<boost::asio::steady_timer> init_timer_;
     std::map<std::int64_t, Pending> pending_;
+    // Per-call timeouts without a timer per call: deadlines in order, one timer for the earliest.
+    // Finished calls leave the set; the timer is only moved when it fires (no system call per call).
+    std::set<std::pair<std::chrono::steady_clock::time_point, std::int64_t>> deadlines_;
+    std::shared_ptr<boost::asio::steady_timer> deadline_timer_;
+    bool deadline_armed_ = false;
     std::vector<std::int64_t> queued_;                      // submitted before ready
     std::map<std::uint64_t, std::string> server_requests_;  // token → upstream request id (raw)
 
