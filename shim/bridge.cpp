@@ -3,8 +3,9 @@
 #include "shim/http.hpp"
 #include "shim/local_link.hpp"
 #include "shim/message.hpp"
-#include "shim/sse.hpp"
 #include "shim/stdio.hpp"
+
+#include <coffer/sse.hpp>
 
 #include "client/locator.hpp"
 #include "client/process.hpp"

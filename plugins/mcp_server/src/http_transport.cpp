@@ -1,6 +1,7 @@
 #include "http_transport.hpp"
 
-#include "sse.hpp"
+#include <coffer/sse.hpp>
+
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -104,6 +105,7 @@ struct Reply {
     std::string reason;
     bool sse = false;
     std::string body;  // unless streamed as SSE
+    std::optional<long> retry;  // the stream's last `retry` field
 };
 
 using SseHandler = std::function<void(const SseEvent&)>;
@@ -265,6 +267,7 @@ private:
                 throw boost::system::system_error(ec);
             }
         }
+        r.retry = parser.retry_ms();
         co_return r;
     }
 
@@ -336,7 +339,7 @@ private:
         try {
             r = co_await self->exchange(self->base_, http::verb::get, {}, [raw](const SseEvent& e) {
                 if (raw->closed_ || raw->failed_) return;
-                if (e.type == "endpoint") raw->legacy_endpoint(e.data);
+                if (e.type == "endpoint") raw->legacy_endpoint(std::string(e.data));
                 else if (e.type == "message") raw->deliver(e.data, std::nullopt);
             });
         } catch (const std::exception& e) {
@@ -400,6 +403,7 @@ private:
             }
             if (self->closed_ || self->failed_) co_return;
             if (!broke && (r.status / 100 != 2 || !r.sse)) co_return;  // no stream offered
+            if (r.retry) retry_ms = *r.retry;  // also from an event without data
             failures = got ? 0 : failures + 1;
             if (failures > 8) co_return;
             long wait = retry_ms;

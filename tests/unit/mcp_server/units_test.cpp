@@ -6,9 +6,11 @@
 #include "health.hpp"
 #include "json_span.hpp"
 #include "names.hpp"
-#include "sse.hpp"
+#include <coffer/sse.hpp>
 
 using namespace coffer::mcp_server;
+using coffer::SseEvent;
+using coffer::SseParser;
 
 BOOST_AUTO_TEST_SUITE(units)
 
@@ -95,19 +97,26 @@ BOOST_AUTO_TEST_CASE(config_rules) {
 }
 
 BOOST_AUTO_TEST_CASE(sse_parser) {
+    struct Got {
+        std::string type, data, id;
+    };
     SseParser p;
-    std::vector<SseEvent> got;
-    auto on = [&](const SseEvent& e) { got.push_back(e); };
+    std::vector<Got> got;
+    auto on = [&](const SseEvent& e) { got.push_back({std::string(e.type), std::string(e.data), std::string(e.id)}); };
     BOOST_TEST(p.feed(": comment\r\nid: 1\r\nevent: endpoint\r\ndata: /messages?s=1\r\n\r\ndata: {\"a\":", on));
     BOOST_TEST(p.feed("1}\n\ndata: line1\ndata:line2\n\nretry: 250\n\n", on));
-    BOOST_REQUIRE(got.size() == 4u);
+    BOOST_REQUIRE(got.size() == 3u);  // the retry-only event has no data: not dispatched
     BOOST_TEST(got[0].type == "endpoint");
     BOOST_TEST(got[0].data == "/messages?s=1");
     BOOST_TEST(got[0].id == "1");
     BOOST_TEST(got[1].type == "message");
     BOOST_TEST(got[1].data == "{\"a\":1}");
     BOOST_TEST(got[2].data == "line1\nline2");
-    BOOST_TEST(*got[3].retry == 250);
+    BOOST_TEST(p.retry_ms().value_or(-1) == 250);  // but the stream's retry is known
+    BOOST_TEST(p.last_event_id() == "1");
+    // An event over the limit: the stream is to be dropped.
+    SseParser small(16);
+    BOOST_TEST(!small.feed("data: 0123456789abcdefghij\n\n", on));
     // CR LF split across chunks is one line end.
     SseParser q;
     got.clear();

@@ -1,12 +1,13 @@
-// shim/sse: the event-stream parser, in every chunking.
+// coffer/sse.hpp (the SDK's event-stream parser, used by the shim and the mcp_server plugin), in
+// every chunking.
 #include <boost/test/unit_test.hpp>
 
-#include "shim/sse.hpp"
+#include <coffer/sse.hpp>
 
 #include <string>
 #include <vector>
 
-using namespace coffer::shim;
+using namespace coffer;
 
 namespace {
 
