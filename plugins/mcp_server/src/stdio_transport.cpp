@@ -13,7 +13,8 @@ namespace coffer::mcp_server {
 
 namespace {
 constexpr std::size_t kStderrTail = 2048;
-constexpr std::size_t kReadChunk = 64 * 1024;
+constexpr std::size_t kFirstReadChunk = 4 * 1024;
+constexpr std::size_t kMaxReadChunk = 64 * 1024;
 constexpr auto kGrace = std::chrono::milliseconds(200);
 
 std::string last_line(const std::string& text) {
@@ -128,9 +129,12 @@ void StdioTransport::write_next() {
 
 void StdioTransport::read_stdout() {
     auto self = shared_from_this();
-    if (rbuf_.size() != kReadChunk) rbuf_.resize(kReadChunk);
+    if (rbuf_.empty()) rbuf_.resize(kFirstReadChunk);
     out_.async_read_some(asio::buffer(rbuf_), [self](boost::system::error_code ec, std::size_t n) {
         if (self->closed_) return;
+        // A read that filled the buffer: the upstream is busy, read more at a time (an idle
+        // session keeps a small buffer; ~4 KiB per upstream instead of 64).
+        if (n == self->rbuf_.size() && self->rbuf_.size() < kMaxReadChunk) self->rbuf_.resize(self->rbuf_.size() * 2);
         bool too_large = false;
         self->lines_.feed(
             self->rbuf_.data(), n,
