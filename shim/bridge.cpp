@@ -15,6 +15,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -285,7 +286,8 @@ public:
             body.append(bytes);
             return;
         }
-        parser.feed(bytes, [this](const SseEvent& ev) {
+        if (overflow) return;  // an event over the limit: the rest of this stream is dropped
+        overflow = !parser.feed(bytes, [this](const SseEvent& ev) {
             if (ev.type != "message" || ev.data.empty()) return;
             if (generation != bridge->generation()) return;
             bridge->on_server_message(std::string(ev.data), this);
@@ -303,6 +305,7 @@ public:
     std::string body;
     std::string session_header;
     SseParser parser;
+    bool overflow = false;
     bool answered = false;
     bool cancelled = false; // the client cancelled it (stateless era): no error reply
     int resumes = 0;
@@ -317,13 +320,14 @@ public:
         bridge->get_head(h, serial);
     }
     void on_data(std::string_view bytes) override {
-        if (!ok) return;
-        parser.feed(bytes, [this](const SseEvent& ev) { bridge->get_event(ev, serial); });
+        if (!ok || overflow) return;
+        overflow = !parser.feed(bytes, [this](const SseEvent& ev) { bridge->get_event(ev, serial); });
     }
     void on_end(Failure f, const std::string& what) override { bridge->get_done(f, what, serial); }
     std::shared_ptr<Bridge> bridge;
     std::uint64_t serial; // which GET stream this is (stop_get() makes older ones irrelevant)
     SseParser parser;
+    bool overflow = false;  // an event over the limit: the rest of this stream is dropped
     bool ok = false;
 };
 
@@ -365,23 +369,23 @@ void Bridge::on_client_line(std::string line) {
                line.find(kStatelessVersionKey) != std::string::npos) {
         // A stateless-era (2026-07-28+) message: mirror its metadata into headers and add our
         // identity to its _meta (there is no initialize to carry it).
+        // Only params._meta decides: the key may also appear inside arguments of a legacy call.
         boost::system::error_code ec;
         json::value v = json::parse(line, ec);
         json::object* params = nullptr;
+        json::object* mo = nullptr;
         if (!ec && v.is_object()) {
             if (auto* pv = v.get_object().if_contains("params"); pv && pv->is_object()) params = &pv->get_object();
         }
-        if (params) {
-            json::value& meta = (*params)["_meta"];
-            if (meta.is_object()) {
-                auto& mo = meta.get_object();
-                if (auto* ver = mo.if_contains(kStatelessVersionKey); ver && ver->is_string()) {
-                    stateless_ = true;
-                    m.extra.emplace_back("MCP-Protocol-Version", std::string(ver->get_string()));
-                }
-                if (!opts_.agent.empty()) mo["coffer/agent"] = opts_.agent;
-                mo["coffer/cwd"] = cwd_;
-            }
+        if (params)
+            if (auto* meta = params->if_contains("_meta"); meta && meta->is_object())
+                if (auto* ver = meta->get_object().if_contains(kStatelessVersionKey); ver && ver->is_string())
+                    mo = &meta->get_object();
+        if (mo) {
+            stateless_ = true;
+            m.extra.emplace_back("MCP-Protocol-Version", std::string(mo->at(kStatelessVersionKey).get_string()));
+            if (!opts_.agent.empty()) (*mo)["coffer/agent"] = opts_.agent;
+            (*mo)["coffer/cwd"] = cwd_;
             for (const char* key : {"name", "uri"}) {
                 if (auto* n = params->if_contains(key); n && n->is_string() &&
                     (m.method == "tools/call" || m.method == "resources/read" || m.method == "prompts/get")) {
@@ -851,6 +855,36 @@ void Bridge::send_local(Outbound m) {
                            "Invalid Request: message too large (" + std::to_string(m.body.size()) +
                                " bytes; coffer-daemon takes at most " + std::to_string(limit) + ")");
     }
+    if (m.kind == MsgKind::request) {
+        // What the daemon could not read it answers with id null, which matches no request here:
+        // refuse such a message ourselves, with its own id (the daemon's checks: JSON syntax,
+        // UTF-8, nesting depth 64).
+        unsigned char scratch[8192];
+        json::monotonic_resource mr(scratch, sizeof scratch);
+        json::parse_options opt;
+        opt.max_depth = 64;
+        boost::system::error_code ec;
+        json::parse(m.body, ec, &mr, opt);
+        if (ec) return reply_error(m, -32700, "Parse error: " + ec.message());
+        if (local_inflight_.count(m.id))
+            return reply_error(m, -32600, "Invalid Request: a request with this id is already in progress");
+    }
+    if (m.kind == MsgKind::notification && m.method == "notifications/cancelled") {
+        // No answer will come for a cancelled request (the daemon drops it): stop waiting for one.
+        boost::system::error_code ec;
+        json::value v = json::parse(m.body, ec);
+        if (!ec && v.is_object())
+            if (auto* pv = v.get_object().if_contains("params"); pv && pv->is_object())
+                if (auto* rid = pv->get_object().if_contains("requestId")) {
+                    auto key = json::serialize(*rid);
+                    auto it = std::find_if(local_inflight_.begin(), local_inflight_.end(),
+                                           [&](const auto& e) { return e.first == key || canonical(e.first) == key; });
+                    if (it != local_inflight_.end()) {
+                        local_inflight_.erase(it);
+                        --pending_requests_;
+                    }
+                }
+    }
     if (m.role == Role::client_initialize) need_reinit_ = false;  // the daemon opens a fresh session for it
     std::string body = std::move(m.body);
     if (m.kind == MsgKind::request) {
@@ -932,6 +966,7 @@ void Bridge::drop_local(const std::string& why) {
     local_inflight_.clear();
     for (auto& [id, m] : inflight) {
         --pending_requests_;
+        if (m.role == Role::client_initialize) init_params_.reset();  // it failed: nothing to repeat
         reply_error(m, rpc_error::connection_lost,
                     "coffer-daemon connection lost while this request was pending (" + why +
                         "); it may or may not have run, and is not retried");
@@ -1228,7 +1263,7 @@ void Bridge::finish(const std::string& why, bool immediate) {
     }
     if (local_) {
         local_->close();  // the daemon ends the session with the connection
-        local_.reset();
+        net::post(io_, [l = std::shared_ptr<LocalLink>(std::move(local_))] {});  // we may be in its callback
     }
     if (link_ == Link::up && !session_.empty() && !stateless_mode()) {
         Outbound del;

@@ -22,7 +22,8 @@ constexpr const char* kProtocol = "mcp-local/1";
 
 LocalLink::LocalLink(boost::asio::io_context& io, std::string path, std::string token, std::size_t max_message,
                      Handlers handlers)
-    : io_(io), path_(std::move(path)), token_(std::move(token)), max_message_(max_message), handlers_(std::move(handlers)) {}
+    : io_(io), path_(std::move(path)), token_(std::move(token)), max_message_(max_message), handlers_(std::move(handlers)),
+      hello_timer_(io) {}
 
 LocalLink::~LocalLink() {
     close();
@@ -35,8 +36,9 @@ void LocalLink::start() {
     if (path_.empty() || path_.size() >= sizeof(addr.sun_path))
         return closed(Refusal::unreachable, "no usable socket path");
     std::memcpy(addr.sun_path, path_.data(), path_.size());
-    fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    // A local connect completes at once (or fails: no listener, a full backlog).
+    fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    // A local connect completes at once or fails (no listener; EAGAIN for a full backlog): it
+    // never blocks the event loop.
     if (fd_ < 0 || ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0)
         return closed(Refusal::unreachable, "cannot connect to " + path_ + ": " + std::strerror(errno));
     writer_ = std::make_unique<LineWriter>(io_, fd_, [this, alive = std::weak_ptr<bool>(alive_)](const std::string& why) {
@@ -52,6 +54,10 @@ void LocalLink::start() {
                              [this] { closed(ready_ ? Refusal::none : Refusal::unreachable, "the daemon closed the connection"); }});
     writer_->write(json::serialize(json::object{{"coffer", kProtocol}, {"token", token_}}));
     reader_->start();
+    hello_timer_.expires_after(std::chrono::seconds(10));
+    hello_timer_.async_wait([this, alive = std::weak_ptr<bool>(alive_)](boost::system::error_code ec) {
+        if (!ec && alive.lock() && !ready_) closed(Refusal::unreachable, "no answer to the hello within 10 s");
+    });
 }
 
 void LocalLink::on_line(std::string line) {
@@ -65,6 +71,7 @@ void LocalLink::on_line(std::string line) {
         if (auto* m = o->if_contains("max_message"); m && m->is_int64() && m->as_int64() > 0)
             daemon_max_ = static_cast<std::size_t>(m->as_int64());
         ready_ = true;
+        hello_timer_.cancel();
         if (handlers_.on_ready) handlers_.on_ready();
         return;
     }
@@ -91,6 +98,7 @@ void LocalLink::close() {
     if (over_) return;
     over_ = true;
     ready_ = false;
+    hello_timer_.cancel();
     if (reader_) reader_->stop();
     if (fd_ >= 0) {
         ::shutdown(fd_, SHUT_RDWR);  // the daemon sees the end now, whatever still holds a dup

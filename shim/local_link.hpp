@@ -7,6 +7,7 @@
 #include "shim/stdio.hpp"
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <functional>
 #include <memory>
@@ -47,6 +48,7 @@ private:
     int fd_ = -1;
     std::unique_ptr<LineReader> reader_;
     std::unique_ptr<LineWriter> writer_;
+    boost::asio::steady_timer hello_timer_;
     bool ready_ = false, over_ = false;
     std::size_t daemon_max_ = 0;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);  // for callbacks that outlive us

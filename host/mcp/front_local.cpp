@@ -150,7 +150,7 @@ void Gateway::local_line(LocalClient& client, std::string_view line) {
 
     auto parsed = rpc::parse(line);
     if (parsed.error) return conn->write(rpc::error(parsed.error->id, parsed.error->code, parsed.error->message));
-    auto& s = client.session;
+    auto s = client.session;  // a copy: handling a message may end the connection and drop the client's
     if (parsed.batch) {
         if (!s || !allows_batch(s->version()))
             return conn->write(rpc::error(nullptr, rpc::code::invalid_request,
@@ -169,16 +169,16 @@ void Gateway::local_line(LocalClient& client, std::string_view line) {
 
     if (request && m.method == "initialize") {
         // A second initialize on one connection starts over, as a new stdio process would.
-        if (auto old = std::move(s)) {
+        if (auto old = std::move(client.session)) {
             old->detach_stream(client.stream);  // ending it must not end the connection
             old->close("the client initialized again");
         }
         if (full())
             return conn->write(rpc::error(m.id, rpc::code::server_error, "too many MCP sessions; try again later"));
-        s = create(Transport::local, kLatestLegacy, {});
+        client.session = s = create(Transport::local, kLatestLegacy, {});
         s->attach_stream(client.stream, Framing::lines);
     } else if (!s || s->closed()) {
-        s.reset();
+        client.session.reset();
         if (!request) return;  // nothing to answer
         if (m.method == "ping") return conn->write(rpc::result(m.id, "{}"));
         return conn->write(rpc::error(m.id, rpc::code::invalid_request,

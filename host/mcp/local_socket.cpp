@@ -69,7 +69,11 @@ void LocalConnection::write(std::string_view message) {
         core::log::warn("mcp local client does not read its answers; disconnecting",
                         {{"queued_bytes", static_cast<std::int64_t>(queued_.size())}});
         queued_.clear();
-        return finish();
+        // Not from here: the caller may be the session that ending this connection destroys.
+        closing_ = true;
+        lines_.halt();
+        net::post(socket_.get_executor(), [self = shared_from_this()] { self->finish(); });
+        return;
     }
     queued_.append(message);
     queued_.push_back('\n');
@@ -143,10 +147,10 @@ std::string LocalListener::listen(const std::filesystem::path& path, OnConnectio
     boost::system::error_code ec;
     acceptor_.open(local(), ec);
     if (!ec) {
-        // Created 0600: nobody but this user may even connect (the vault is 0700 too).
-        mode_t old = ::umask(0177);
-        acceptor_.bind(local::endpoint(path.string()), ec);
-        ::umask(old);
+            acceptor_.bind(local::endpoint(path.string()), ec);
+        // 0600: nobody but this user may even connect (the vault is 0700 too, so nobody else could
+        // reach it between bind and chmod; umask is process-wide and plugin threads run).
+        if (!ec && ::chmod(path.c_str(), 0600) != 0) ec.assign(errno, boost::system::system_category());
     }
     if (!ec) acceptor_.listen(net::socket_base::max_listen_connections, ec);
     if (ec) {

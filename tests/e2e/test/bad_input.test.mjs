@@ -63,8 +63,43 @@ test('invalid UTF-8 gets an error', async () => {
     Buffer.from('"}}}\n'),
   ]);
   shim.proc.stdin.write(bytes);
-  const line = await shim.next((v) => v && (v.id === 80 || v.id === null) && v.error);
-  assert.ok(errorOf(line).code < 0);
+  // Answered with its own id (the shim checks what the daemon could not read and so could not
+  // answer by id), never left waiting.
+  const line = await shim.next((v) => v && v.id === 80 && v.error);
+  assert.equal(errorOf(line).code, -32700);
+});
+
+test('a request whose id is still in flight is refused; the first one still completes', async () => {
+  shim.send({ jsonrpc: '2.0', id: 95, method: 'tools/call', params: { name: 'a__slow', arguments: { ms: 300 } } });
+  shim.send({ jsonrpc: '2.0', id: 95, method: 'tools/call', params: { name: 'a__echo', arguments: { text: 'dup' } } });
+  const first = JSON.parse(await shim.response(95));
+  assert.equal(first.error?.code, -32600, JSON.stringify(first));
+  const second = JSON.parse(await shim.response(95));
+  assert.ok(second.result, JSON.stringify(second));
+});
+
+test('the 2026 protocol key inside a legacy call\'s arguments does not divert it', async () => {
+  const text = 'see io.modelcontextprotocol/protocolVersion in the spec';
+  const r = JSON.parse(await shim.request(96, 'tools/call', { name: 'a__echo', arguments: { text } }));
+  assert.equal(r.result?.content?.[0]?.text, text, JSON.stringify(r));
+});
+
+test('a cancelled request is not waited for: the shim exits at once when stdin closes', async () => {
+  const s = rawShim(vault, { agent: 'canceller' });
+  try {
+    await s.initialize();
+    s.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'a__slow', arguments: { ms: 60000 } } });
+    await new Promise((r) => setTimeout(r, 300));
+    s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'test' } });
+    const t0 = Date.now();
+    s.proc.stdin.end();
+    const exit = await Promise.race([s.exited, new Promise((r) => setTimeout(() => r('timeout'), 10000))]);
+    assert.notEqual(exit, 'timeout', `the shim waited for a cancelled request: ${s.stderr}`);
+    assert.equal(exit.code, 0);
+    assert.ok(Date.now() - t0 < 5000);
+  } finally {
+    await s.close();
+  }
 });
 
 test('the daemon is still alive and serving', async () => {
