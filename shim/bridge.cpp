@@ -75,6 +75,17 @@ std::string canonical(std::string_view raw) {
     return ec ? std::string(raw) : json::serialize(v);
 }
 
+// The requestId of a notifications/cancelled message, as JSON text; nullopt when it has none.
+std::optional<std::string> cancelled_request_id(std::string_view body) {
+    boost::system::error_code ec;
+    json::value v = json::parse(body, ec);
+    if (ec || !v.is_object()) return std::nullopt;
+    auto* pv = v.get_object().if_contains("params");
+    auto* rid = pv && pv->is_object() ? pv->get_object().if_contains("requestId") : nullptr;
+    if (!rid) return std::nullopt;
+    return json::serialize(*rid);
+}
+
 class Log {
 public:
     explicit Log(bool verbose) : verbose_(verbose) {}
@@ -179,6 +190,8 @@ private:
     void local_closed(LocalLink::Refusal refusal, const std::string& why);
     void drop_local(const std::string& why);
     void send_local(Outbound m);
+    // The request written to the socket under this id (as written, or the same JSON value).
+    std::unordered_map<std::string, Outbound>::iterator find_local(std::string_view raw_id);
     bool via_local(const Outbound& m) const { return local_ && local_->ready() && m.extra.empty(); }
     void send(Outbound m);
     void send_again(Outbound m, bool internal);  // it never ran: first in line again (or re-initialize)
@@ -403,14 +416,8 @@ void Bridge::on_client_line(std::string line) {
 
     // In the stateless era a cancellation is closing the request's stream, not a message.
     if (m.kind == MsgKind::notification && m.method == "notifications/cancelled" && stateless_mode()) {
-        boost::system::error_code ec;
-        json::value v = json::parse(m.body, ec);
-        const json::value* rid = nullptr;
-        if (!ec && v.is_object())
-            if (auto* pv = v.get_object().if_contains("params"); pv && pv->is_object())
-                rid = pv->get_object().if_contains("requestId");
-        if (rid) {
-            std::string key = json::serialize(*rid);
+        if (auto rid = cancelled_request_id(m.body)) {
+            const std::string& key = *rid;
             std::uint64_t handle = 0;
             for (auto& [id, entry] : inflight_) {
                 if (id == key || canonical(id) == key) {
@@ -871,19 +878,11 @@ void Bridge::send_local(Outbound m) {
     }
     if (m.kind == MsgKind::notification && m.method == "notifications/cancelled") {
         // No answer will come for a cancelled request (the daemon drops it): stop waiting for one.
-        boost::system::error_code ec;
-        json::value v = json::parse(m.body, ec);
-        if (!ec && v.is_object())
-            if (auto* pv = v.get_object().if_contains("params"); pv && pv->is_object())
-                if (auto* rid = pv->get_object().if_contains("requestId")) {
-                    auto key = json::serialize(*rid);
-                    auto it = std::find_if(local_inflight_.begin(), local_inflight_.end(),
-                                           [&](const auto& e) { return e.first == key || canonical(e.first) == key; });
-                    if (it != local_inflight_.end()) {
-                        local_inflight_.erase(it);
-                        --pending_requests_;
-                    }
-                }
+        if (auto rid = cancelled_request_id(m.body))
+            if (auto it = find_local(*rid); it != local_inflight_.end()) {
+                local_inflight_.erase(it);
+                --pending_requests_;
+            }
     }
     if (m.role == Role::client_initialize) need_reinit_ = false;  // the daemon opens a fresh session for it
     std::string body = std::move(m.body);
@@ -894,6 +893,13 @@ void Bridge::send_local(Outbound m) {
         local_inflight_[m.id] = std::move(m);
     }
     local_->send(std::move(body));
+}
+
+std::unordered_map<std::string, Outbound>::iterator Bridge::find_local(std::string_view raw_id) {
+    if (auto it = local_inflight_.find(std::string(raw_id)); it != local_inflight_.end()) return it;
+    auto key = canonical(raw_id);
+    return std::find_if(local_inflight_.begin(), local_inflight_.end(),
+                        [&](const auto& e) { return canonical(e.first) == key; });
 }
 
 void Bridge::local_message(std::string text) {
@@ -912,13 +918,7 @@ void Bridge::local_message(std::string text) {
             }
             return;  // the client never asked for this one
         }
-        auto it = local_inflight_.find(std::string(p.id));
-        if (it == local_inflight_.end()) {
-            auto key = canonical(p.id);
-            it = std::find_if(local_inflight_.begin(), local_inflight_.end(),
-                              [&](const auto& e) { return canonical(e.first) == key; });
-        }
-        if (it != local_inflight_.end()) {
+        if (auto it = find_local(p.id); it != local_inflight_.end()) {
             if (it->second.role == Role::client_initialize) capture_initialize_result(text, false);
             local_inflight_.erase(it);
             --pending_requests_;
