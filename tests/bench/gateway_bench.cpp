@@ -5,11 +5,16 @@
 // machine:
 //
 //   direct:  client ⇄ upstream
+//   relay1:  client ⇄ coffer-bench-relay ⇄ upstream             (throughput only)
+//   relay2:  client ⇄ coffer-bench-relay ⇄ coffer-bench-relay ⇄ upstream
 //   gateway: client ⇄ coffer-mcp-shim ⇄ coffer-daemon (local socket, or /mcp with
 //            COFFER_SHIM_TRANSPORT=http) ⇄ mcp_server plugin ⇄ upstream
 //
 // 1. tools/call latency, one call at a time: p50/p90/p99 of both paths and the overhead.
-// 2. Throughput with 16 calls in flight (pipelined ids): calls/s of both, gateway/direct.
+// 2. Throughput with 16 calls in flight (pipelined ids): calls/s of each path, gateway/direct.
+//    The relays copy bytes and do nothing else; relay2 has as many processes as the gateway
+//    path, so relay2/direct is the most any gateway made of a shim and a daemon could reach on
+//    this machine, and gateway/relay2 is the share of that floor the gateway keeps.
 // 3. Daemon memory per idle session: 100 Streamable HTTP sessions straight on /mcp, each with its
 //    upstream started; daemon RSS/PSS/private before and after (upstreams are other processes).
 // 4. 100 sessions calling at once: wall time, errors.
@@ -459,7 +464,8 @@ int main(int argc, char** argv) {
     std::printf("upstream: %s\n", upstream_kind == "test" ? "coffer-test-upstream (C++)" : "server-everything (Node)");
     auto upstream = upstream_argv.front();
     auto shim = (bin_dir() / "coffer-mcp-shim").string();
-    for (auto& p : {upstream, shim, (bin_dir() / "coffer-daemon").string()})
+    auto relay = (bin_dir() / "coffer-bench-relay").string();
+    for (auto& p : {upstream, shim, relay, (bin_dir() / "coffer-daemon").string()})
         if (!fs::exists(p)) {
             std::fprintf(stderr, "missing %s (build coffer-bench-gateway's dependencies)\n", p.c_str());
             return 1;
@@ -490,8 +496,19 @@ int main(int argc, char** argv) {
                      std::make_unique<StdioPeer>(std::vector<std::string>{shim, "--no-spawn", "--home", vault.string()},
                                                  std::map<std::string, std::string>{}, dir.path() / "shim.stderr"),
                      "up__echo", argument, expect};
+        auto relayed = [&](int relays) {
+            std::vector<std::string> argv(static_cast<std::size_t>(relays), relay);
+            argv.insert(argv.end(), upstream_argv.begin(), upstream_argv.end());
+            return Path{"relay" + std::to_string(relays),
+                        std::make_unique<StdioPeer>(argv, std::map<std::string, std::string>{},
+                                                    dir.path() / ("relay" + std::to_string(relays) + ".stderr")),
+                        "echo", argument, expect};
+        };
+        Path relay1 = relayed(1), relay2 = relayed(2);
         direct.handshake();
         gateway.handshake();
+        relay1.handshake();
+        relay2.handshake();
         // The gateway's upstream process (for CPU accounting): the daemon's child, once a call ran.
         gateway.call_once();
         pid_t gw_upstream = child_of(d.pid());
@@ -547,24 +564,25 @@ int main(int argc, char** argv) {
 
         // ---- 2. throughput, 16 in flight ----------------------------------------------------------
         if (want("throughput")) {
-            direct.pipelined(std::min(tp_calls, 1000), depth);  // warm the pipelined path of both
-            gateway.pipelined(std::min(tp_calls, 1000), depth);
-            std::vector<double> dt, gt;
-            std::string dcpu, gcpu;
-            for (int r = 0; r < tp_rounds; ++r) {
-                auto one = [&](Path& p, CpuMeter& m, std::vector<double>& out, std::string& cpu) {
-                    m.start();
-                    out.push_back(p.pipelined(tp_calls, depth));
-                    cpu = m.per_call(tp_calls);
-                };
-                if (r % 2 == 0) {
-                    one(direct, direct_cpu, dt, dcpu);
-                    one(gateway, gateway_cpu, gt, gcpu);
-                } else {
-                    one(gateway, gateway_cpu, gt, gcpu);
-                    one(direct, direct_cpu, dt, dcpu);
+            struct Measured {
+                Path* path;
+                CpuMeter* cpu;
+                std::vector<double> rates;
+                std::string last_cpu;
+            };
+            CpuMeter relay1_cpu({{"relay", relay1.peer->pid()}}), relay2_cpu({{"relay", relay2.peer->pid()}});
+            std::vector<Measured> paths{{&direct, &direct_cpu, {}, {}},
+                                        {&relay1, &relay1_cpu, {}, {}},
+                                        {&relay2, &relay2_cpu, {}, {}},
+                                        {&gateway, &gateway_cpu, {}, {}}};
+            for (auto& m : paths) m.path->pipelined(std::min(tp_calls, 1000), depth);  // warm every path
+            for (int r = 0; r < tp_rounds; ++r)
+                for (std::size_t k = 0; k < paths.size(); ++k) {  // each round starts with another path
+                    auto& m = paths[(k + static_cast<std::size_t>(r)) % paths.size()];
+                    m.cpu->start();
+                    m.rates.push_back(m.path->pipelined(tp_calls, depth));
+                    m.last_cpu = m.cpu->per_call(tp_calls);
                 }
-            }
             auto list = [](const std::vector<double>& v) {
                 std::string s;
                 for (auto x : v) s += (s.empty() ? "" : " ") + std::to_string(static_cast<long>(x));
@@ -572,16 +590,24 @@ int main(int argc, char** argv) {
             };
             std::printf("throughput, %d calls in flight (%d rounds x %d calls per path, alternating), calls/s\n", depth,
                         tp_rounds, tp_calls);
-            std::printf("  direct    median=%8.0f  rounds: %s\n", median(dt), list(dt).c_str());
-            std::printf("  gateway   median=%8.0f  rounds: %s\n", median(gt), list(gt).c_str());
-            std::printf("  gateway/direct = %.1f %%   (target >= 80 %%)\n", 100.0 * median(gt) / median(dt));
-            std::printf("  cpu direct (last round):  %s\n", dcpu.c_str());
-            std::printf("  cpu gateway (last round): %s\n", gcpu.c_str());
+            for (auto& m : paths)
+                std::printf("  %-8s  median=%8.0f  rounds: %s\n", m.path->label.c_str(), median(m.rates),
+                            list(m.rates).c_str());
+            double d = median(paths[0].rates), r1 = median(paths[1].rates), r2 = median(paths[2].rates),
+                   g = median(paths[3].rates);
+            std::printf("  gateway/direct = %.1f %%   (target >= 80 %%)\n", 100.0 * g / d);
+            std::printf("  floor: relay1/direct = %.1f %%, relay2/direct = %.1f %% (no-op byte copiers in the path)\n",
+                        100.0 * r1 / d, 100.0 * r2 / d);
+            std::printf("  gateway/relay2 = %.1f %%   (the gateway against two no-op processes in its place)\n",
+                        100.0 * g / r2);
+            for (auto& m : paths) std::printf("  cpu %-8s (last round): %s\n", m.path->label.c_str(), m.last_cpu.c_str());
         }
         if (!want("sessions")) return 0;
 
         // The shim session stays open; its upstream is part of the baseline below.
         direct.peer.reset();
+        relay1.peer.reset();
+        relay2.peer.reset();
 
         // ---- 3. memory per idle session -----------------------------------------------------------
         std::this_thread::sleep_for(std::chrono::milliseconds(rss_waits_ms));
