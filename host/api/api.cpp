@@ -7,6 +7,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/json.hpp>
 
+#include <atomic>
 #include <chrono>
 
 namespace coffer::api {
@@ -74,18 +75,22 @@ void Api::handle(http::Request&& req, http::Respond respond) {
         return finish(error_response(404, "NOT_FOUND", "no such endpoint: " + req.method + " " + req.path, trace));
     }
     boost::asio::post(service_, [fn, req = std::move(req), params = std::move(params), trace, finish]() {
-        core::Result<Reply> out = Error::make(core::code::internal, "unhandled");
+        // Whatever happens (a throw after answering included), the request is answered once.
+        auto answered = std::make_shared<std::atomic<bool>>(false);
+        Done done = [answered, trace, finish](core::Result<Reply> out) {
+            if (answered->exchange(true)) return;
+            if (!out) return finish(error_response(out.error(), trace));
+            http::Response res;
+            res.status = out->status;
+            res.body = json::serialize(out->body);
+            finish(std::move(res));
+        };
         try {
-            out = (*fn)(req, params);
+            (*fn)(req, params, done);
         } catch (const std::exception& e) {
             core::log::error("handler threw", {{"trace", trace}, {"what", e.what()}});
-            out = Error::make(core::code::internal, std::string("internal error: ") + e.what());
+            done(Error::make(core::code::internal, std::string("internal error: ") + e.what()));
         }
-        if (!out) return finish(error_response(out.error(), trace));
-        http::Response res;
-        res.status = out->status;
-        res.body = json::serialize(out->body);
-        finish(std::move(res));
     });
 }
 

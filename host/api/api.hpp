@@ -55,6 +55,10 @@ public:
     void add_route(std::string method, std::string pattern, RouteFn fn) {
         router_.add(std::move(method), std::move(pattern), std::move(fn));
     }
+    // A route that answers later without holding the service thread (see AsyncRouteFn).
+    void add_async_route(std::string method, std::string pattern, AsyncRouteFn fn) {
+        router_.add_async(std::move(method), std::move(pattern), std::move(fn));
+    }
     void mount(Mount m) { mounts_.push_back(std::move(m)); }
 
 private:

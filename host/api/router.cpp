@@ -16,10 +16,15 @@ std::vector<std::string> split_path(const std::string& path) {
 }
 
 void Router::add(std::string method, std::string pattern, RouteFn fn) {
+    add_async(std::move(method), std::move(pattern),
+              [fn = std::move(fn)](const http::Request& r, const Params& p, Done done) { done(fn(r, p)); });
+}
+
+void Router::add_async(std::string method, std::string pattern, AsyncRouteFn fn) {
     routes_.push_back(Route{std::move(method), split_path(pattern), std::move(fn)});
 }
 
-const RouteFn* Router::match(const std::string& method, const std::string& path, Params& params,
+const AsyncRouteFn* Router::match(const std::string& method, const std::string& path, Params& params,
                              bool& path_known) const {
     auto segs = split_path(path);
     path_known = false;

@@ -22,19 +22,25 @@ struct Reply {
 
 // Handlers run on the daemon's service thread.
 using RouteFn = std::function<core::Result<Reply>(const http::Request&, const Params&)>;
+// Answers a route: call it once, from any thread.
+using Done = std::function<void(core::Result<Reply>)>;
+// A route whose answer waits on something other than the store (an upstream server): it starts
+// on the service thread and calls `done` when it has the answer, leaving the thread free meanwhile.
+using AsyncRouteFn = std::function<void(const http::Request&, const Params&, Done)>;
 
 class Router {
 public:
     void add(std::string method, std::string pattern, RouteFn fn);
-    // Finds the route; sets `method_allowed` false when the path matches but not the method.
-    const RouteFn* match(const std::string& method, const std::string& path, Params& params,
+    void add_async(std::string method, std::string pattern, AsyncRouteFn fn);
+    // Finds the route; sets `path_known` when the path matches, whatever the method.
+    const AsyncRouteFn* match(const std::string& method, const std::string& path, Params& params,
                          bool& path_known) const;
 
 private:
     struct Route {
         std::string method;
         std::vector<std::string> segments;
-        RouteFn fn;
+        AsyncRouteFn fn;
     };
     std::vector<Route> routes_;
 };

@@ -160,7 +160,7 @@ core::Result<void> App::start_resources() {
 core::Result<void> App::start_http() {
     token_ = core::random_hex(32);
     api_ = std::make_unique<api::Api>(api::Context{*this, *resources_, *registry_, *db_}, svc_.get_executor());
-    add_curation_routes(*api_, CurationDeps{*resources_, *registry_, *gateway_, *curation_, *db_});
+    add_curation_routes(*api_, CurationDeps{*resources_, *registry_, *gateway_, *curation_, *db_, svc_.get_executor()});
     api::add_credential_routes(*api_, *credentials_);
     api_->mount(api::Mount{
         mcp::Gateway::paths(),

@@ -4,6 +4,7 @@
 #include "curation/invocations.hpp"
 #include "mcp/names.hpp"
 
+#include <boost/asio/post.hpp>
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -122,29 +123,39 @@ core::Result<int> int_query(const http::Request& r, const char* key, int def, in
 
 void add_curation_routes(api::Api& api, CurationDeps deps) {
     auto d = std::make_shared<CurationDeps>(deps);
-    api.add_route("GET", "/api/v1/mcp/servers/{server}/capabilities",
-                  [d](const http::Request& r, const api::Params& p) -> core::Result<api::Reply> {
-                      auto& server = p.at("server");
-                      auto res = find_server(*d, server);
-                      if (!res) return res.error();
-                      bool auto_enable = auto_enable_of(*res);
-                      bool want_live = !(r.query.count("live") && r.query.at("live") == "false");
-                      std::optional<mcp::Gateway::Listing> live;
-                      if (want_live) live = d->gateway.probe(server);
-                      bool ok = live && live->ok;
-                      json::object out{{"server", server},
-                                       {"kind", res->at("kind")},
-                                       {"auto_enable_new", auto_enable},
-                                       {"live", ok},
-                                       {"live_error", live && !live->ok ? json::value(live->error) : json::value(nullptr)}};
-                      // Partial answers still show what came back; an unreachable server shows what is remembered.
-                      auto* l = live ? &*live : nullptr;
-                      out["tools"] = capability_list(*d, Type::tool, server, auto_enable, l && ok ? &l->tools : nullptr);
-                      out["resources"] =
-                          capability_list(*d, Type::resource, server, auto_enable, l && ok ? &l->resources : nullptr);
-                      out["prompts"] = capability_list(*d, Type::prompt, server, auto_enable, l && ok ? &l->prompts : nullptr);
-                      return api::Reply{200, std::move(out)};
-                  });
+    // The live listing starts the server and waits for it (up to the list timeout): the service
+    // thread is not held meanwhile, so other REST calls go on.
+    api.add_async_route(
+        "GET", "/api/v1/mcp/servers/{server}/capabilities",
+        [d](const http::Request& r, const api::Params& p, api::Done done) {
+            auto server = p.at("server");
+            auto res = find_server(*d, server);
+            if (!res) return done(res.error());
+            bool auto_enable = auto_enable_of(*res);
+            auto answer = [d, server, auto_enable, kind = res->at("kind")](const mcp::Gateway::Listing* live) {
+                bool ok = live && live->ok;
+                json::object out{{"server", server},
+                                 {"kind", kind},
+                                 {"auto_enable_new", auto_enable},
+                                 {"live", ok},
+                                 {"live_error", live && !ok ? json::value(live->error) : json::value(nullptr)}};
+                // An unreachable server shows what is remembered.
+                out["tools"] = capability_list(*d, Type::tool, server, auto_enable, ok ? &live->tools : nullptr);
+                out["resources"] = capability_list(*d, Type::resource, server, auto_enable, ok ? &live->resources : nullptr);
+                out["prompts"] = capability_list(*d, Type::prompt, server, auto_enable, ok ? &live->prompts : nullptr);
+                return api::Reply{200, std::move(out)};
+            };
+            if (r.query.count("live") && r.query.at("live") == "false") return done(answer(nullptr));
+            d->gateway.probe(server, [d, answer, done](mcp::Gateway::Listing live) {
+                boost::asio::post(d->service, [answer, done, live = std::move(live)] {
+                    try {
+                        done(answer(&live));
+                    } catch (const std::exception& e) {
+                        done(Error::make(core::code::internal, std::string("internal error: ") + e.what()));
+                    }
+                });
+            });
+        });
     for (bool enable : {true, false}) {
         api.add_route("POST", std::string("/api/v1/mcp/servers/{server}/{type}/") + (enable ? "enable" : "disable"),
                       [d, enable](const http::Request& r, const api::Params& p) -> core::Result<api::Reply> {

@@ -11,6 +11,8 @@
 #include "resource/service.hpp"
 #include "store/database.hpp"
 
+#include <boost/asio/any_io_executor.hpp>
+
 namespace coffer::daemon {
 
 struct CurationDeps {
@@ -19,6 +21,7 @@ struct CurationDeps {
     mcp::Gateway& gateway;
     curation::Curation& curator;
     store::Database& db;
+    boost::asio::any_io_executor service;  // the service thread, where routes read the store
 };
 
 void add_curation_routes(api::Api& api, CurationDeps deps);

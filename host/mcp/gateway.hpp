@@ -63,7 +63,8 @@ public:
         env_.invocations = log;
     }
     // probe.cpp — what one server lists right now, through a short-lived provider session of the
-    // gateway's own. Any thread but the network thread; waits up to the list timeout.
+    // gateway's own. Any thread; `done` runs once on the network thread, within the list timeout
+    // (not at all when the daemon stops first).
     struct Listed {
         std::string name, description;  // the provider's own name (or URI)
     };
@@ -72,7 +73,7 @@ public:
         std::string error;
         std::vector<Listed> tools, resources, prompts;
     };
-    Listing probe(const std::string& server);
+    void probe(const std::string& server, std::function<void(Listing)> done);
 
 private:
     // front_mcp.cpp — Streamable HTTP

@@ -11,7 +11,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/json.hpp>
 
-#include <future>
+#include <functional>
 
 namespace coffer::mcp {
 
@@ -22,7 +22,7 @@ namespace {
 constexpr int kMaxPages = 100;
 
 struct ProbeJob final : LinkEvents, std::enable_shared_from_this<ProbeJob> {
-    std::promise<Gateway::Listing> promise;
+    std::function<void(Gateway::Listing)> done;
     Gateway::Listing out;
     std::shared_ptr<Link> link;
     std::unique_ptr<boost::asio::steady_timer> timer;
@@ -43,7 +43,7 @@ struct ProbeJob final : LinkEvents, std::enable_shared_from_this<ProbeJob> {
         out.ok = out.error.empty();
         if (link) link->close("capability listing done");
         if (closed) closed();
-        promise.set_value(std::move(out));
+        if (auto d = std::move(done)) d(std::move(out));
     }
 
     void fetch(const char* method, std::vector<Gateway::Listed>* into, std::string cursor, int page) {
@@ -82,9 +82,25 @@ struct ProbeJob final : LinkEvents, std::enable_shared_from_this<ProbeJob> {
 
 }  // namespace
 
-Gateway::Listing Gateway::probe(const std::string& server) {
+void Gateway::probe(const std::string& server, std::function<void(Listing)> done) {
     auto job = std::make_shared<ProbeJob>();
-    auto fut = job->promise.get_future();
+    // Names first seen here are decided here, like those of any list (curation is thread-safe).
+    job->done = [this, server, done = std::move(done)](Listing listing) {
+        if (env_.curator) {
+            bool auto_enable = true;
+            for (auto& q : *env_.providers.snapshot())
+                if (q.name == server) auto_enable = q.auto_enable_new;
+            auto names = [](const std::vector<Listed>& v) {
+                std::vector<std::string> n;
+                for (auto& l : v) n.push_back(l.name);
+                return n;
+            };
+            env_.curator->observe(server, curation::Type::tool, names(listing.tools), auto_enable);
+            env_.curator->observe(server, curation::Type::resource, names(listing.resources), auto_enable);
+            env_.curator->observe(server, curation::Type::prompt, names(listing.prompts), auto_enable);
+        }
+        done(std::move(listing));
+    };
     boost::asio::post(net_, [this, job, server] {
         if (stopped_) return job->finish("the daemon is stopping");
         std::optional<resource::Provider> p;
@@ -113,30 +129,6 @@ Gateway::Listing Gateway::probe(const std::string& server) {
         job->fetch("resources/list", &job->out.resources, {}, 0);
         job->fetch("prompts/list", &job->out.prompts, {}, 0);
     });
-    // Never wait for a network thread that is itself waiting for the caller (shutdown).
-    auto deadline = std::chrono::steady_clock::now() + config_.list_timeout + std::chrono::seconds(5);
-    while (fut.wait_for(std::chrono::milliseconds(10)) != std::future_status::ready) {
-        if (stopped_ || std::chrono::steady_clock::now() > deadline) {
-            Listing l;
-            l.error = stopped_ ? "the daemon is stopping" : "the capability listing did not finish";
-            return l;
-        }
-    }
-    auto listing = fut.get();
-    if (env_.curator) {
-        bool auto_enable = true;
-        for (auto& q : *env_.providers.snapshot())
-            if (q.name == server) auto_enable = q.auto_enable_new;
-        auto names = [](const std::vector<Listed>& v) {
-            std::vector<std::string> n;
-            for (auto& l : v) n.push_back(l.name);
-            return n;
-        };
-        env_.curator->observe(server, curation::Type::tool, names(listing.tools), auto_enable);
-        env_.curator->observe(server, curation::Type::resource, names(listing.resources), auto_enable);
-        env_.curator->observe(server, curation::Type::prompt, names(listing.prompts), auto_enable);
-    }
-    return listing;
 }
 
 void Gateway::close_probes(const std::string& uid) {

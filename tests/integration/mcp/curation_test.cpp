@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <thread>
 
@@ -143,6 +144,35 @@ BOOST_AUTO_TEST_CASE(bad_curation_requests_change_nothing) {
     BOOST_TEST(code(rest(d, "GET", "/api/v1/mcp/invocations?limit=0", "", 400)) == "BAD_REQUEST");
     BOOST_TEST(code(rest(d, "GET", "/api/v1/mcp/invocations?limit=abc", "", 400)) == "BAD_REQUEST");
     BOOST_TEST(rest(d, "GET", "/api/v1/daemon/status", "", 200).at("status").as_string() == "ready");
+}
+
+// A live capability listing waits for the server (here 3 s to initialize); other REST calls are
+// answered meanwhile, and the listing still arrives.
+BOOST_AUTO_TEST_CASE(a_slow_capability_listing_does_not_hold_other_rest_calls) {
+    TempDir dir;
+    Daemon d(dir.path() / "vault");
+    BOOST_REQUIRE(d.start());
+    json::object config{{"command", COFFER_TEST_UPSTREAM}, {"args", json::array{"--init-delay", "3000"}}};
+    auto r = d.call("POST", "/api/v1/resources",
+                    json::serialize(json::object{{"kind", "mcp_server"}, {"name", "slow"}, {"config", config}}));
+    BOOST_REQUIRE_EQUAL(r.status, 201);
+    std::atomic<bool> listed{false};
+    json::value caps;
+    int caps_status = 0;
+    std::thread lister([&] {
+        caps = d.call_json("GET", "/api/v1/mcp/servers/slow/capabilities", "", &caps_status);
+        listed = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    for (int i = 0; i < 5; ++i) {
+        rest(d, "GET", "/api/v1/resources", "", 200);
+        rest(d, "GET", "/api/v1/mcp/servers/slow/capabilities?live=false", "", 200);
+    }
+    BOOST_TEST(!listed.load(), "REST calls waited for the live listing");
+    lister.join();
+    BOOST_TEST(caps_status == 200);
+    BOOST_TEST(caps.at("live").as_bool());
+    BOOST_TEST(find_cap(caps, "tools", "echo"));
 }
 
 BOOST_AUTO_TEST_CASE(invocations_are_logged_without_arguments_or_results) {
