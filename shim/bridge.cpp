@@ -49,6 +49,9 @@ constexpr auto kDeleteTimeout = 1000ms;
 constexpr auto kEofGrace = 120s;           // after stdin closed, how long pending requests may take
 constexpr auto kLocateFailureHold = 1000ms; // a failed detect-or-spawn is not retried sooner
 constexpr int kMaxReinitFailures = 3;
+// Flow control towards the client: while more than this waits to be written to its stdout, no
+// more of its requests are read (it is not taking its answers); reading resumes once all is out.
+constexpr std::size_t kStdoutBacklog = 8u << 20;
 constexpr int kMaxResumes = 3;
 constexpr const char* kStatelessVersionKey = "io.modelcontextprotocol/protocolVersion";
 constexpr const char* kFirstStatelessVersion = "2026-07-28";
@@ -177,7 +180,7 @@ private:
     void on_oversize(std::size_t bytes);
     void on_client_eof();
     void on_stdout_failed(const std::string& why);
-    void emit(std::string line) { out_.write(std::move(line)); }
+    void emit(std::string line);
     void reply_error(const Outbound& m, int code, const std::string& message, json::value data = nullptr);
 
     // daemon side
@@ -228,6 +231,7 @@ private:
     LineWriter out_;
     int in_fd_;
     std::unique_ptr<LineReader> reader_;
+    bool stdin_paused_ = false;  // the client is not reading its answers (kStdoutBacklog)
     std::function<void(int)> on_exit_;
     std::filesystem::path vault_;
     std::string cwd_;
@@ -346,6 +350,19 @@ public:
 
 // ---------------------------------------------------------------------------------------------
 // Client → daemon
+
+void Bridge::emit(std::string line) {
+    out_.write(std::move(line));
+    if (stdin_paused_ || !reader_ || out_.queued_bytes() <= kStdoutBacklog) return;
+    stdin_paused_ = true;
+    reader_->pause();
+    out_.on_drained([w = weak_from_this()] {
+        auto self = w.lock();
+        if (!self) return;
+        self->stdin_paused_ = false;
+        if (self->reader_) self->reader_->resume();
+    });
+}
 
 void Bridge::on_client_line(std::string line) {
     if (exiting_) return;

@@ -43,6 +43,8 @@ struct LineReader::Impl : std::enable_shared_from_this<LineReader::Impl> {
     std::vector<char> buf = std::vector<char>(kReadChunk);
     LineSplitter lines{max_line};
     bool stopped = false;
+    bool paused = false;
+    bool reading = false;  // an async read is outstanding
 
     void start() {
         if (fd < 0) return eof();
@@ -60,7 +62,10 @@ struct LineReader::Impl : std::enable_shared_from_this<LineReader::Impl> {
     }
 
     void read_async() {
+        if (paused || reading || stopped) return;
+        reading = true;
         desc.async_read_some(net::buffer(buf), [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+            self->reading = false;
             if (self->stopped) return;
             if (n) self->consume(self->buf.data(), n);
             if (ec) {
@@ -120,6 +125,14 @@ LineReader::~LineReader() { stop(); }
 
 void LineReader::start() { impl_->start(); }
 
+void LineReader::pause() { impl_->paused = true; }
+
+void LineReader::resume() {
+    if (!impl_->paused) return;
+    impl_->paused = false;
+    if (impl_->desc.is_open()) impl_->read_async();
+}
+
 void LineReader::stop() {
     impl_->stopped = true;
     boost::system::error_code ec;
@@ -150,6 +163,7 @@ struct LineWriter::Impl : std::enable_shared_from_this<LineWriter::Impl> {
     bool writing = false;
     bool posted = false; // a flush is queued for the end of this turn
     bool failed = false;
+    std::size_t bytes = 0;            // in queue and inflight
     std::deque<std::string> queue;    // waiting
     std::vector<std::string> inflight; // being written
     std::vector<std::function<void()>> drained;
@@ -158,6 +172,7 @@ struct LineWriter::Impl : std::enable_shared_from_this<LineWriter::Impl> {
         if (failed) return;
         line.push_back('\n');
         if (blocking || fd < 0) return write_blocking(line);
+        bytes += line.size();
         queue.push_back(std::move(line));
         if (writing || posted) return;
         // Everything written during this turn of the event loop goes out in one write.
@@ -181,12 +196,15 @@ struct LineWriter::Impl : std::enable_shared_from_this<LineWriter::Impl> {
     void flush() {
         if (queue.empty() || failed) {
             writing = false;
+            for (auto& s : inflight) bytes -= s.size();
+            inflight.clear();
             auto fns = std::move(drained);
             drained.clear();
             for (auto& fn : fns) fn();
             return;
         }
         writing = true;
+        for (auto& s : inflight) bytes -= s.size();
         inflight.clear();
         std::vector<net::const_buffer> bufs;
         while (!queue.empty() && inflight.size() < 64) {
@@ -206,6 +224,8 @@ struct LineWriter::Impl : std::enable_shared_from_this<LineWriter::Impl> {
         failed = true;
         writing = false;
         queue.clear();
+        inflight.clear();
+        bytes = 0;
         if (on_error) on_error(why);
         auto fns = std::move(drained);
         drained.clear();
@@ -221,6 +241,8 @@ LineWriter::~LineWriter() = default;
 void LineWriter::write(std::string line) { impl_->write(std::move(line)); }
 
 bool LineWriter::idle() const noexcept { return !impl_->writing && !impl_->posted && impl_->queue.empty(); }
+
+std::size_t LineWriter::queued_bytes() const noexcept { return impl_->bytes; }
 
 void LineWriter::on_drained(std::function<void()> fn) {
     if (idle()) return fn();

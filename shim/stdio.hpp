@@ -24,6 +24,10 @@ public:
     ~LineReader();
     void start();
     void stop(); // no more callbacks
+    // Flow control: while paused no more is read (lines already read are still handed over);
+    // resume() goes on where it stopped. Pollable input only (a reader thread is not paused).
+    void pause();
+    void resume();
 
 private:
     struct Impl;
@@ -38,6 +42,7 @@ public:
     // Queues `line` followed by "\n".
     void write(std::string line);
     bool idle() const noexcept;
+    std::size_t queued_bytes() const noexcept;  // written but not yet taken by the reader
     // Called (once) when everything queued so far has been written (at once if idle).
     void on_drained(std::function<void()> fn);
 

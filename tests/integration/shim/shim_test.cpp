@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -66,6 +67,26 @@ public:
         if (in_ >= 0) ::close(in_);
         in_ = -1;
     }
+    // Writes `data` without blocking until the child has taken nothing for `stall`; returns how
+    // many bytes it took.
+    std::size_t send_until_stalled(const std::string& data, std::chrono::milliseconds stall) {
+        int fl = ::fcntl(in_, F_GETFL);
+        ::fcntl(in_, F_SETFL, fl | O_NONBLOCK);
+        std::size_t off = 0;
+        while (off < data.size()) {
+            ssize_t n = ::write(in_, data.data() + off, data.size() - off);
+            if (n > 0) {
+                off += static_cast<std::size_t>(n);
+                continue;
+            }
+            if (n < 0 && errno != EAGAIN) break;
+            pollfd p{in_, POLLOUT, 0};
+            if (::poll(&p, 1, static_cast<int>(stall.count())) == 0) break;
+        }
+        ::fcntl(in_, F_SETFL, fl);
+        return off;
+    }
+    int stdin_fd() const { return in_; }
 
     // The next stdout line, or nullopt after `timeout`.
     std::optional<std::string> line(std::chrono::milliseconds timeout = 5000ms) {
@@ -442,6 +463,51 @@ BOOST_AUTO_TEST_CASE(bad_input_and_framing) {
     r = shim->response(3);
     BOOST_REQUIRE(r);
     BOOST_TEST(text_of(*r) == "still here");
+}
+
+// A client that stops reading its answers: once ~8 MiB of them wait, the shim stops reading its
+// requests (the client's writes block instead of the shim's memory growing). When the client
+// reads again, every answer arrives, once.
+BOOST_AUTO_TEST_CASE(a_client_that_does_not_read_is_not_read_either) {
+    Env e;
+    Fake fake(e.vault);
+    auto shim = e.shim();
+    handshake(*shim);
+    const int calls = 800;
+    const std::string text(100000, 'x');
+    std::string all;
+    for (int i = 0; i < calls; ++i) all += call(10 + i, "echo", text) + "\n";  // 80 MB of requests
+    auto taken = shim->send_until_stalled(all, 2000ms);
+    BOOST_TEST_MESSAGE("the shim took " << taken << " of " << all.size() << " bytes before stalling");
+    BOOST_TEST(taken > 8u * 1000 * 1000);   // it stopped because answers waited, not before
+    // 8 MiB of answers plus what was in flight when they backed up (~13–20 MB here); without flow
+    // control it reads all 80 MB.
+    BOOST_TEST(taken < 50u * 1000 * 1000);
+    // The rest goes in from another thread while this one reads.
+    std::thread rest([&] {
+        std::size_t off = taken;
+        while (off < all.size()) {
+            ssize_t n = ::write(shim->stdin_fd(), all.data() + off, all.size() - off);
+            if (n <= 0) break;
+            off += static_cast<std::size_t>(n);
+        }
+    });
+    std::vector<int> seen(calls, 0);
+    int got = 0;
+    while (got < calls) {
+        auto l = shim->line(10000ms);
+        if (!l) break;
+        auto v = parse(*l);
+        if (!v.is_object() || !v.as_object().contains("id")) continue;
+        auto id = v.at("id").as_int64() - 10;
+        BOOST_REQUIRE(id >= 0 && id < calls);
+        BOOST_TEST(text_of(v).size() == text.size());
+        ++seen[static_cast<std::size_t>(id)];
+        ++got;
+    }
+    rest.join();
+    BOOST_TEST(got == calls);
+    BOOST_TEST(std::count(seen.begin(), seen.end(), 1) == calls);
 }
 
 BOOST_AUTO_TEST_CASE(stdin_closed_with_a_request_in_flight) {
