@@ -50,7 +50,7 @@ const std::vector<std::string>& Gateway::paths() {
 }
 
 Gateway::Gateway(boost::asio::io_context& net, resource::Providers& providers, Config config)
-    : net_(net), config_(std::move(config)), env_{net.get_executor(), providers, config_, {}, {}, {}, {}, {}},
+    : net_(net), config_(std::move(config)), env_{net.get_executor(), providers, config_, {}, {}, {}, {}, {}, {}, {}},
       handoff_(std::make_unique<coffer::Handoff>(net)), tick_(net) {
     env_.handoff = handoff_->sender();
     env_.closed = [this](const std::string& id) { forget(id); };
