@@ -76,10 +76,7 @@ void write_file(const fs::path& p, const std::string& text) {
 
 // An mcp_server resource running coffer-test-upstream over stdio, reading `tools_file`.
 void add_upstream(Daemon& d, const std::string& name, const fs::path& tools_file) {
-    json::object config{{"command", COFFER_TEST_UPSTREAM}, {"args", json::array{"--tools-file", tools_file.string()}}};
-    auto body = json::serialize(json::object{{"kind", "mcp_server"}, {"name", name}, {"config", config}});
-    auto r = d.call("POST", "/api/v1/resources", body);
-    if (r.status != 201) throw std::runtime_error("cannot create mcp_server:" + name + ": " + r.body);
+    add_stdio_server(d, name, COFFER_TEST_UPSTREAM, {"--tools-file", tools_file.string()});
 }
 
 }  // namespace
@@ -152,10 +149,7 @@ BOOST_AUTO_TEST_CASE(a_slow_capability_listing_does_not_hold_other_rest_calls) {
     TempDir dir;
     Daemon d(dir.path() / "vault");
     BOOST_REQUIRE(d.start());
-    json::object config{{"command", COFFER_TEST_UPSTREAM}, {"args", json::array{"--init-delay", "3000"}}};
-    auto r = d.call("POST", "/api/v1/resources",
-                    json::serialize(json::object{{"kind", "mcp_server"}, {"name", "slow"}, {"config", config}}));
-    BOOST_REQUIRE_EQUAL(r.status, 201);
+    add_stdio_server(d, "slow", COFFER_TEST_UPSTREAM, {"--init-delay", "3000"});
     std::atomic<bool> listed{false};
     json::value caps;
     int caps_status = 0;

@@ -131,6 +131,16 @@ void add_echo(Daemon& d, const std::string& name, const std::string& config, con
     if (r.status != 201) throw std::runtime_error("cannot create mcp_echo:" + name + ": " + r.body);
 }
 
+void add_stdio_server(Daemon& d, const std::string& name, const std::string& command,
+                      const std::vector<std::string>& args) {
+    boost::json::array a;
+    for (auto& s : args) a.emplace_back(s);
+    boost::json::object config{{"command", command}, {"args", std::move(a)}};
+    auto body = boost::json::serialize(boost::json::object{{"kind", "mcp_server"}, {"name", name}, {"config", config}});
+    auto r = d.call("POST", "/api/v1/resources", body);
+    if (r.status != 201) throw std::runtime_error("cannot create mcp_server:" + name + ": " + r.body);
+}
+
 EchoDaemon::EchoDaemon(std::map<std::string, std::string> env) : d(dir.path() / "vault", std::move(env)) {
     install_test_plugins(d.vault(), {"mcp_echo"});
     if (!d.start()) throw std::runtime_error("coffer-daemon did not start:\n" + d.log());

@@ -59,6 +59,10 @@ bool eventually(const std::function<bool()>& fn, std::chrono::milliseconds timeo
 // The plugin status of resource mcp_echo:<name> ({open, opened, closed, cancelled, last_session}).
 boost::json::object echo_status(Daemon& d, const std::string& name);
 void add_echo(Daemon& d, const std::string& name, const std::string& config = "{}", const std::string& extra = "");
+// Registers the mcp_server resource `name` running `command args…` over stdio (throws with the
+// daemon's answer when it is refused).
+void add_stdio_server(Daemon& d, const std::string& name, const std::string& command,
+                      const std::vector<std::string>& args = {});
 
 // A real daemon on a temporary vault with the mcp_echo provider plugin installed, started and
 // ready (throws with the daemon's log when it does not start).

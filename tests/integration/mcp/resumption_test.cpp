@@ -21,10 +21,7 @@ namespace {
 struct Fixture : EchoDaemon {
     Fixture() {
         add_echo(d, "a");
-        json::object config{{"command", COFFER_TEST_UPSTREAM}, {"args", json::array{}}};
-        auto body = json::serialize(json::object{{"kind", "mcp_server"}, {"name", "up"}, {"config", config}});
-        auto r = d.call("POST", "/api/v1/resources", body);
-        if (r.status != 201) throw std::runtime_error("cannot create mcp_server:up: " + r.body);
+        add_stdio_server(d, "up", COFFER_TEST_UPSTREAM);
     }
 };
 
@@ -196,7 +193,7 @@ BOOST_FIXTURE_TEST_CASE(ids_of_another_session_or_garbage_replay_nothing, Fixtur
     BOOST_TEST(stream_of(own->id) != a_stream);
 
     // Ids that name nothing resume nothing: each is a plain GET, refused while B's stream is open.
-    for (const std::string bad :
+    for (const std::string& bad :
          {std::string("garbage"), std::string(""), std::string("0-0"), std::string("-1"), a_stream + "-",
           a_stream + "-999", std::string("99999999999-1"), std::string("18446744073709551616-1"),
           std::string(4000, '7') + "-1", a_ids[3] + "x"}) {

@@ -17,13 +17,6 @@ namespace {
 
 bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
-void add_upstream(Daemon& d, const std::string& name) {
-    json::object config{{"command", COFFER_TEST_UPSTREAM}, {"args", json::array{}}};
-    auto body = json::serialize(json::object{{"kind", "mcp_server"}, {"name", name}, {"config", config}});
-    auto r = d.call("POST", "/api/v1/resources", body);
-    BOOST_REQUIRE_MESSAGE(r.status == 201, r.body);
-}
-
 json::value search(McpClient& c, json::object args) {
     return c.request("tools/call", json::object{{"name", "coffer__search_tools"}, {"arguments", std::move(args)}}).json;
 }
@@ -60,7 +53,7 @@ std::string tool_error_text(const json::value& reply) {
 BOOST_AUTO_TEST_CASE(listed_in_order_and_finds_upstream_tools_but_not_itself) {
     EchoDaemon echo;
     auto& d = echo.d;
-    add_upstream(d, "up");
+    add_stdio_server(d, "up", COFFER_TEST_UPSTREAM);
     McpClient c(d);
     c.initialize();
 
