@@ -194,18 +194,17 @@ struct LineWriter::Impl : std::enable_shared_from_this<LineWriter::Impl> {
     }
 
     void flush() {
+        // What the last write carried is out.
+        for (auto& s : inflight) bytes -= s.size();
+        inflight.clear();
         if (queue.empty() || failed) {
             writing = false;
-            for (auto& s : inflight) bytes -= s.size();
-            inflight.clear();
             auto fns = std::move(drained);
             drained.clear();
             for (auto& fn : fns) fn();
             return;
         }
         writing = true;
-        for (auto& s : inflight) bytes -= s.size();
-        inflight.clear();
         std::vector<net::const_buffer> bufs;
         while (!queue.empty() && inflight.size() < 64) {
             inflight.push_back(std::move(queue.front()));

@@ -570,7 +570,8 @@ int main(int argc, char** argv) {
                 std::vector<double> rates;
                 std::string last_cpu;
             };
-            CpuMeter relay1_cpu({{"relay", relay1.peer->pid()}}), relay2_cpu({{"relay", relay2.peer->pid()}});
+            CpuMeter relay1_cpu({{"relay", relay1.peer->pid()}}),
+                relay2_cpu({{"relay", relay2.peer->pid()}, {"relay", child_of(relay2.peer->pid())}});
             std::vector<Measured> paths{{&direct, &direct_cpu, {}, {}},
                                         {&relay1, &relay1_cpu, {}, {}},
                                         {&relay2, &relay2_cpu, {}, {}},
