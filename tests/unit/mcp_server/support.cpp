@@ -133,13 +133,7 @@ bool wait_until(const std::function<bool()>& pred, std::chrono::milliseconds tim
     return pred();
 }
 
-bool pid_gone(long pid) {
-    if (::kill(static_cast<pid_t>(pid), 0) != 0) return true;
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string all((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-    auto close = all.rfind(')');
-    return close != std::string::npos && close + 2 < all.size() && all[close + 2] == 'Z';
-}
+bool pid_gone(long pid) { return !coffer::test::pid_alive(static_cast<pid_t>(pid)); }
 
 json::object status_of(FakeHost& host, coffer_instance* inst) {
     auto r = host.status(inst);
