@@ -9,7 +9,9 @@ namespace coffer::mcp {
 Call::Call(boost::asio::any_io_executor net, coffer::Handoff::Sender to_net, std::weak_ptr<Link> link,
            std::weak_ptr<Exchange> exchange, Done done)
     : net_(std::move(net)), to_net_(std::move(to_net)), link_(std::move(link)), exchange_(std::move(exchange)),
-      on_done_(std::move(done)) {}
+      on_done_(std::move(done)), handle_(plugin::register_call(this)) {}
+
+Call::~Call() { plugin::retire(handle_); }
 
 void Call::complete(std::string_view result, std::string_view error) noexcept {
     if (done_.exchange(true)) return;  // a second completion is ignored (ABI: exactly once)
@@ -32,8 +34,9 @@ bool Call::abandon(std::string error_json) {
 }
 
 void Call::deliver(Call* call, std::string result, std::string error) {
+    plugin::retire(call->handle_);  // from here on the plugin's handle reaches nothing
     std::unique_ptr<Call> own(call);
-    if (auto link = own->link_.lock()) link->forget(own.get());
+    if (auto link = own->link_.lock()) link->forget(own->handle_);
     if (!own->on_done_) return;
     try {
         own->on_done_(std::move(result), std::move(error));

@@ -51,7 +51,7 @@ struct Catalog::Job : std::enable_shared_from_this<Catalog::Job> {
     std::size_t pending = 0;
     bool finished = false;
     std::unique_ptr<boost::asio::steady_timer> timer;
-    std::vector<std::pair<std::weak_ptr<Link>, Call*>> inflight;
+    std::vector<std::pair<std::weak_ptr<Link>, coffer_call*>> inflight;
     std::size_t page_size = 0;
     long long ttl_ms = 0;
     std::function<void(const std::string& result_body)> respond;

@@ -4,6 +4,8 @@
 
 #include "mcp/versions.hpp"
 
+#include <coffer/abi.h>
+
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
@@ -53,7 +55,7 @@ struct Exchange {
     Version version = kLatestLegacy;
     std::shared_ptr<ReplyChannel> reply;
     std::weak_ptr<Link> link;
-    Call* call = nullptr;     // while routed to a provider
+    coffer_call* call = nullptr;  // its handle, while routed to a provider
     std::string progress_key; // id_key of params._meta.progressToken
     int log_level = -1;       // 2026-07-28: io.modelcontextprotocol/logLevel rank; -1 = no log lines
     boost::json::object capabilities;  // 2026-07-28: the request's client capabilities

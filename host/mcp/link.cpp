@@ -7,8 +7,6 @@
 #include <boost/asio/post.hpp>
 #include <boost/json.hpp>
 
-#include <deque>
-#include <mutex>
 
 namespace coffer::mcp {
 
@@ -46,33 +44,24 @@ template <typename F> bool guarded(plugin::Plugin& p, const char* hook, F&& fn) 
     return false;
 }
 
-// Closed handles are freed a while after their link ends, so a plugin thread racing `close`
-// (a contract breach, but a plausible one) touches live memory and gets COFFER_E_NOT_FOUND.
-struct Graveyard {
-    std::mutex mu;
-    std::deque<std::pair<std::chrono::steady_clock::time_point, std::shared_ptr<coffer_session>>> dead;
-    void bury(std::shared_ptr<coffer_session> h) {
-        auto now = std::chrono::steady_clock::now();
-        std::lock_guard<std::mutex> g(mu);
-        while (!dead.empty() && now - dead.front().first > std::chrono::seconds(60)) dead.pop_front();
-        dead.emplace_back(now, std::move(h));
-    }
-};
-Graveyard& graveyard() {
-    static auto* g = new Graveyard();  // never destroyed: plugin threads may outlive static destruction
-    return *g;
-}
-
 }  // namespace
 
-// The coffer_session a provider holds for this link.
-class Link::Handle final : public coffer_session {
+// What the provider's coffer_session handle reaches while the link lives. The handle is retired
+// when the link closes (and at the latest when this object goes), so a plugin thread that uses it
+// late gets COFFER_E_NOT_FOUND instead of reaching freed memory.
+class Link::Handle final : public plugin::SessionTarget {
 public:
     Handle(boost::asio::any_io_executor net, coffer::Handoff::Sender to_net, std::weak_ptr<Link> link)
-        : net_(std::move(net)), to_net_(std::move(to_net)), link_(std::move(link)) {}
+        : net_(std::move(net)), to_net_(std::move(to_net)), link_(std::move(link)),
+          handle_(plugin::register_session(this)) {}
+    ~Handle() override { retire(); }
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
+
+    coffer_session* handle() const { return handle_; }
+    void retire() { plugin::retire(handle_); }
 
     coffer_status notify(coffer_call* related, std::string_view json_text) noexcept override {
-        if (closed) return COFFER_E_NOT_FOUND;
         try {
             to_net([l = link_, r = reinterpret_cast<std::uintptr_t>(related), t = std::string(json_text)]() mutable {
                 if (auto link = l.lock()) link->on_notify(r, std::move(t));
@@ -83,7 +72,6 @@ public:
         }
     }
     coffer_status request(coffer_call* related, std::uint64_t token, std::string_view json_text) noexcept override {
-        if (closed) return COFFER_E_NOT_FOUND;
         try {
             to_net([l = link_, r = reinterpret_cast<std::uintptr_t>(related), token, t = std::string(json_text)]() mutable {
                 if (auto link = l.lock()) link->on_request(r, token, std::move(t));
@@ -93,8 +81,6 @@ public:
             return COFFER_E_INTERNAL;
         }
     }
-
-    std::atomic<bool> closed{false};
 
 private:
     // Same route as the calls' completions, so a progress notification never overtakes the
@@ -107,6 +93,7 @@ private:
     boost::asio::any_io_executor net_;
     coffer::Handoff::Sender to_net_;
     std::weak_ptr<Link> link_;
+    coffer_session* handle_ = nullptr;
 };
 
 Link::Link(const resource::Provider& p, boost::asio::any_io_executor net, std::weak_ptr<LinkEvents> events,
@@ -120,7 +107,7 @@ std::shared_ptr<Link> Link::open(const resource::Provider& p, const std::string&
                                  boost::asio::any_io_executor net, std::weak_ptr<LinkEvents> events,
                                  std::shared_ptr<PluginGate> gate, coffer::Handoff::Sender to_net) {
     std::shared_ptr<Link> link(new Link(p, std::move(net), std::move(events), std::move(gate), std::move(to_net)));
-    link->handle_ = std::make_shared<Handle>(link->net_, link->to_net_, link);
+    link->handle_ = std::make_unique<Handle>(link->net_, link->to_net_, link);
     auto* instance = p.instance;
     link->gate_->run([w = std::weak_ptr<Link>(link), instance, session_json] {
         auto l = w.lock();
@@ -129,7 +116,7 @@ std::shared_ptr<Link> Link::open(const resource::Provider& p, const std::string&
         coffer_status st = COFFER_E_INTERNAL;
         auto& plugin = l->gate_->plugin();
         bool ran = guarded(plugin, "mcp open", [&] {
-            st = l->fns_.open(instance, l->handle_.get(), plugin::cstr(session_json), &l->provider_state_, &reply);
+            st = l->fns_.open(instance, l->handle_->handle(), plugin::cstr(session_json), &l->provider_state_, &reply);
         });
         if (ran && st == COFFER_OK && !reply.has_error) {
             l->state_ = State::open;
@@ -150,17 +137,20 @@ std::string Link::unavailable() const {
     return error_object(rpc::code::internal_error, "the session with server '" + server_ + "' is closed", server_);
 }
 
-Call* Link::request(std::string_view method, const std::string& params_json, std::weak_ptr<Exchange> exchange,
-                    Call::Done done) {
+coffer_call* Link::request(std::string_view method, const std::string& params_json, std::weak_ptr<Exchange> exchange,
+                           Call::Done done) {
     auto* call = new Call(net_, to_net_, weak_from_this(), std::move(exchange), std::move(done));
-    outstanding_.emplace(call, call);
+    auto* handle = call->handle();
+    outstanding_.emplace(handle, call);
     if (state_ == State::failed || state_ == State::closed) {
         call->abandon(unavailable());
-        return call;
+        return handle;
     }
-    gate_->run([w = weak_from_this(), call, method = std::string(method), params_json] {
+    gate_->run([w = weak_from_this(), handle, method = std::string(method), params_json] {
         auto l = w.lock();
         if (!l) return;  // closed and gone: close() completed the call
+        auto* call = l->pending(handle);
+        if (!call) return;  // completed meanwhile (the link closed under it): nothing to start
         if (l->state_ != State::open) {
             call->abandon(l->unavailable());
             return;
@@ -169,7 +159,7 @@ Call* Link::request(std::string_view method, const std::string& params_json, std
         coffer_status st = COFFER_E_UNAVAILABLE;
         auto& plugin = l->gate_->plugin();
         bool ran = guarded(plugin, "mcp request", [&] {
-            st = l->fns_.request(l->provider_state_, call, plugin::cstr(method), plugin::cstr(params_json), &reply);
+            st = l->fns_.request(l->provider_state_, handle, plugin::cstr(method), plugin::cstr(params_json), &reply);
         });
         if (ran && st == COFFER_OK) return;
         std::string message = !reply.message.empty() ? reply.message
@@ -177,10 +167,10 @@ Call* Link::request(std::string_view method, const std::string& params_json, std
                                                     : "server '" + l->server_ + "' failed (plugin error)";
         call->abandon(error_object(rpc_code_for(ran ? st : COFFER_E_INTERNAL), message, l->server_));
     });
-    return call;
+    return handle;
 }
 
-void Link::cancel(Call* call) {
+void Link::cancel(coffer_call* call) {
     if (state_ == State::closed || state_ == State::failed || !fns_.cancel || !outstanding_.count(call)) return;
     gate_->run([w = weak_from_this(), call] {
         auto l = w.lock();
@@ -213,17 +203,14 @@ void Link::close(std::string_view reason) {
     if (state_ == State::closed) return;
     bool was_open = state_ == State::open;
     state_ = State::closed;
-    if (handle_) handle_->closed = true;
-    // The provider's close may run later (plugin busy): it must not need this object. The handle
-    // outlives it, then stays buried a while.
-    std::shared_ptr<coffer_session> handle = std::move(handle_);
+    // From here on the provider's session handle reaches nothing: what its threads still send
+    // is refused (COFFER_E_NOT_FOUND), and the calls abandoned below ignore late completions.
+    // The provider's close may run later (plugin busy): it must not need this object.
+    handle_.reset();
     if (was_open) {
-        gate_->run([close = fns_.close, state = provider_state_, gate = std::weak_ptr<PluginGate>(gate_), handle] {
+        gate_->run([close = fns_.close, state = provider_state_, gate = std::weak_ptr<PluginGate>(gate_)] {
             if (auto g = gate.lock()) guarded(g->plugin(), "mcp close", [&] { close(state); });
-            graveyard().bury(handle);
         });
-    } else if (handle) {
-        graveyard().bury(handle);
     }
     auto pending = std::move(outstanding_);
     outstanding_.clear();
@@ -233,8 +220,11 @@ void Link::close(std::string_view reason) {
 }
 
 Call* Link::find(std::uintptr_t related) const {
-    if (!related) return nullptr;
-    auto it = outstanding_.find(reinterpret_cast<const coffer_call*>(related));
+    return related ? pending(reinterpret_cast<coffer_call*>(related)) : nullptr;
+}
+
+Call* Link::pending(coffer_call* handle) const {
+    auto it = outstanding_.find(handle);
     return it == outstanding_.end() ? nullptr : it->second;
 }
 

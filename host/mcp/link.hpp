@@ -2,11 +2,13 @@
 // close, ABI 1.4 notify). Lives on the network thread; every call into the plugin goes through the
 // plugin's gate (its lock, in order, never waited for) and contains exceptions. Provider callbacks
 // (session_notify, session_request) arrive on any thread and are posted back here through the
-// link's coffer_session handle.
+// link's coffer_session handle (a number from plugin/handles.hpp, retired when the link closes).
+// Calls are named by their handles too: a handle stays a valid key after its call is gone.
 #pragma once
 
 #include "mcp/call.hpp"
 #include "mcp/gate.hpp"
+#include "plugin/handles.hpp"
 #include "resource/providers.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
@@ -55,9 +57,10 @@ public:
     const std::string& open_error() const { return open_error_; }
 
     // Starts a request. Never fails synchronously: a refusal completes the call with an error.
-    Call* request(std::string_view method, const std::string& params_json, std::weak_ptr<Exchange> exchange,
-                  Call::Done done);
-    void cancel(Call* call);
+    // Returns the call's handle, the key for cancel() (harmless once the call is over).
+    coffer_call* request(std::string_view method, const std::string& params_json, std::weak_ptr<Exchange> exchange,
+                         Call::Done done);
+    void cancel(coffer_call* call);
     void respond(std::uint64_t token, std::string_view result_json, std::string_view error_json);
     // A client notification for the provider (ABI 1.4 `notify`), in order with the requests.
     // Nothing happens when the provider has no notify hook (built against 1.3 or older) or the
@@ -67,7 +70,7 @@ public:
     void close(std::string_view reason);
 
     // Network thread.
-    void forget(Call* call) { outstanding_.erase(static_cast<const coffer_call*>(call)); }
+    void forget(coffer_call* call) { outstanding_.erase(call); }
     std::size_t outstanding() const { return outstanding_.size(); }
 
     // The catalog's per-session, per-provider list cache (G-8): items are {sort key, raw JSON}.
@@ -85,6 +88,7 @@ private:
     void on_notify(std::uintptr_t related, std::string json);
     void on_request(std::uintptr_t related, std::uint64_t token, std::string json);
     Call* find(std::uintptr_t related) const;
+    Call* pending(coffer_call* handle) const;  // null once the call is over
     std::string unavailable() const;  // the error for a call that cannot be made
 
     std::string uid_, server_;
@@ -93,7 +97,7 @@ private:
     coffer::Handoff::Sender to_net_;
     std::weak_ptr<LinkEvents> events_;
     std::shared_ptr<PluginGate> gate_;
-    std::shared_ptr<Handle> handle_;
+    std::unique_ptr<Handle> handle_;
     void* provider_state_ = nullptr;
     State state_ = State::opening;
     std::string open_error_;

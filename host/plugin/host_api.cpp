@@ -1,6 +1,7 @@
 #include "plugin/host_api.hpp"
 
 #include "core/log.hpp"
+#include "plugin/handles.hpp"
 
 #include <boost/json.hpp>
 
@@ -61,16 +62,17 @@ coffer_str h_vault_dir(coffer_host* h) {
     if (!h) return {nullptr, 0};
     return {h->vault_dir.data(), h->vault_dir.size()};
 }
+// A handle the host no longer knows (its session closed, its call was abandoned) is ignored.
 void h_call_complete(coffer_call* call, coffer_str result, coffer_str error) {
-    if (call) call->complete(view(result), view(error));
+    (void)complete_call(call, view(result), view(error));
 }
 coffer_status h_session_notify(coffer_session* s, coffer_call* related, coffer_str notification) {
     if (!s) return COFFER_E_INVALID;
-    return s->notify(related, view(notification));
+    return session_notify(s, related, view(notification));
 }
 coffer_status h_session_request(coffer_session* s, coffer_call* related, uint64_t token, coffer_str request) {
     if (!s) return COFFER_E_INVALID;
-    return s->request(related, token, view(request));
+    return session_request(s, related, token, view(request));
 }
 coffer_status h_child_started(coffer_host* h, int64_t pid, coffer_str description) {
     if (!h || !h->services || !h->services->child_started) return COFFER_E_UNSUPPORTED;

@@ -22,18 +22,8 @@ struct coffer_reply {
     std::string details;
 };
 
-// ABI 1.2 handles. Opaque to plugins; the MCP gateway (host/mcp) derives its call and session
-// objects from these, so the host API table can reach them without knowing the gateway.
-// Every method may be called from any thread and must not block.
-struct coffer_call {
-    virtual ~coffer_call() = default;
-    virtual void complete(std::string_view result_json, std::string_view error_json) noexcept = 0;
-};
-struct coffer_session {
-    virtual ~coffer_session() = default;
-    virtual coffer_status notify(coffer_call* related, std::string_view notification_json) noexcept = 0;
-    virtual coffer_status request(coffer_call* related, std::uint64_t token, std::string_view request_json) noexcept = 0;
-};
+// ABI 1.2 handles (coffer_call, coffer_session) stay opaque here too: they are numbers issued by
+// plugin/handles.hpp, never addresses of host objects.
 
 namespace coffer::plugin {
 

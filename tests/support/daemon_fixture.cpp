@@ -73,7 +73,8 @@ void Daemon::reload_state() {
 
 bool Daemon::start() {
     fs::remove(vault_ / "daemon.json");
-    pid_ = spawn({(bin_dir() / "coffer-daemon").string()}, env(), vault_ / "daemon.stderr");
+    auto exe = binary_.empty() ? bin_dir() / "coffer-daemon" : binary_;
+    pid_ = spawn({exe.string()}, env(), vault_ / "daemon.stderr");
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     while (std::chrono::steady_clock::now() < deadline) {
         if (!pid_alive(pid_)) return false;

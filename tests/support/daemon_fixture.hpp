@@ -32,6 +32,8 @@ public:
     explicit Daemon(std::filesystem::path vault, std::map<std::string, std::string> extra_env = {});
     ~Daemon();
 
+    // Runs this coffer-daemon instead of the build's own (e.g. a sanitized build's), from start().
+    void use_binary(std::filesystem::path exe) { binary_ = std::move(exe); }
     bool start();  // returns false when it did not become ready in 10 s
     int stop();    // SIGTERM and wait; returns the exit code
     void kill9();
@@ -54,6 +56,7 @@ public:
 private:
     std::filesystem::path vault_;
     std::map<std::string, std::string> extra_env_;
+    std::filesystem::path binary_;
     pid_t pid_ = -1;
     std::uint16_t port_ = 0;
     std::string token_;

@@ -100,7 +100,9 @@ typedef struct coffer_host_api {
     /* Completes a routed call, exactly once, from any thread. On success pass the JSON-RPC
        `result` object as raw text (it is forwarded to the client byte for byte) and an empty
        error; on failure pass an empty result and a JSON-RPC error object {code,message,data?}.
-       The call handle is invalid afterwards. */
+       The call handle is spent afterwards. Handles are opaque values, never reused and never
+       dereferenced by the plugin; completing a call the host has already finished itself (its
+       session closed, its server was withdrawn) is a harmless no-op, from any thread. */
     void (*call_complete)(coffer_call* call, coffer_str result_json, coffer_str error_json);
     /* Server-to-client notification on a session, e.g. {"method":"notifications/progress",
        "params":{…}} or notifications/tools/list_changed. `related` names the call it belongs to
