@@ -83,7 +83,8 @@ int set(Context& ctx, const Invocation& inv) {
 int get(Context& ctx, const Invocation& inv) {
     auto reply = ctx.call("GET", client::api_path({"credentials", inv.args[0]}));
     return ctx.respond(reply, [&](const json::value& res) {
-        ctx.out() << text_field(field(res, "credential"), "value") << '\n';
+        // Exactly as stored (it is meant for scripts and was set by the user): not rendered.
+        ctx.raw_out() << text_field(field(res, "credential"), "value") << '\n';
     });
 }
 
