@@ -367,6 +367,16 @@ void Bridge::emit(std::string line) {
 void Bridge::on_client_line(std::string line) {
     if (exiting_) return;
     Peek p = peek(line);
+    // An id coffer-daemon cannot take is refused here, as the daemon refuses it (-32600, id null),
+    // whichever the transport: over HTTP such a message would pass for a notification, whose
+    // refusal nobody reads, and the client would wait for an answer that never comes.
+    if (p.bad_id || (p.null_id && p.kind == MsgKind::notification)) {
+        if (log_.verbose()) log_.note("client → message with an unusable id: answered -32600");
+        emit(error_response({}, -32600,
+                            p.bad_id ? "Invalid Request: id must be a string or an integer"
+                                     : "Invalid Request: a request id must not be null"));
+        return;
+    }
     Outbound m;
     m.kind = p.kind;
     m.id = std::string(p.id);

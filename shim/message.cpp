@@ -1,9 +1,12 @@
+// peek() over the top level of a JSON-RPC message, and the messages the shim writes itself.
 #include "shim/message.hpp"
 
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <cstring>
 
 namespace coffer::shim {
@@ -63,6 +66,22 @@ std::size_t skip_value(std::string_view s, std::size_t i) {
     return i > start ? i : std::string_view::npos;
 }
 
+// An integer as coffer-daemon takes an id: digits only (after an optional '-'), no fraction or
+// exponent, within int64 (negative) or uint64.
+bool integer_literal(std::string_view v) {
+    if (v.empty()) return false;
+    const char* first = v.data();
+    const char* last = v.data() + v.size();
+    if (v.front() == '-') {
+        std::int64_t n = 0;
+        auto r = std::from_chars(first, last, n);
+        return r.ec == std::errc() && r.ptr == last;
+    }
+    std::uint64_t n = 0;
+    auto r = std::from_chars(first, last, n);
+    return r.ec == std::errc() && r.ptr == last;
+}
+
 }  // namespace
 
 Peek peek(std::string_view s) {
@@ -75,7 +94,7 @@ Peek peek(std::string_view s) {
     }
     if (s[i] != '{') return p;
     i = skip_ws(s, i + 1);
-    bool has_id = false, has_result = false, has_method = false, closed = false;
+    bool has_id = false, has_result = false, has_method = false, closed = false, bad_id = false, null_id = false;
     std::string_view id, method;
     if (i < s.size() && s[i] == '}') {
         closed = true;
@@ -94,8 +113,10 @@ Peek peek(std::string_view s) {
         if (key == "id") {
             has_id = true;
             char c = value.front();
-            if (c == '"' || c == '-' || (c >= '0' && c <= '9')) id = value;
-            else id = {}; // null (or something no JSON-RPC id can be)
+            id = {};
+            null_id = value == "null";
+            if (c == '"' || integer_literal(value)) id = value;
+            bad_id = id.empty() && !null_id;
         } else if (key == "method") {
             if (value.size() >= 2 && value.front() == '"') {
                 has_method = true;
@@ -120,6 +141,8 @@ Peek peek(std::string_view s) {
     if (skip_ws(s, i + 1) != s.size()) return p;
     p.method = method;
     p.id = id;
+    p.bad_id = bad_id;
+    p.null_id = null_id;
     if (has_method)
         p.kind = has_id && !id.empty() ? MsgKind::request : MsgKind::notification;
     else if (has_result && has_id)

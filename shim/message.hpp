@@ -22,6 +22,11 @@ struct Peek {
     MsgKind kind = MsgKind::invalid;
     std::string_view id;     // raw JSON text of the id (a string with its quotes, or a number); empty if none/null
     std::string_view method; // the method's raw string content (escapes not decoded); empty if none
+    // The "id" member holds what no JSON-RPC id can be, as coffer-daemon reads ids: an object, an
+    // array, a boolean, or a number that is not an integer within 64 bits (1.5, 1e3, 2^64). Only
+    // set for a well-formed object.
+    bool bad_id = false;
+    bool null_id = false;    // "id": null
 };
 
 // One pass over the top-level members of `text`; nested values are skipped, not parsed.

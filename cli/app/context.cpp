@@ -15,7 +15,17 @@ namespace coffer::cli {
 namespace json = boost::json;
 
 Context::Context(GlobalOptions options, std::ostream& out, std::ostream& err)
-    : options_(std::move(options)), vault_(client::vault_dir(options_.home)), out_(out), err_(err) {}
+    : options_(std::move(options)),
+      vault_(client::vault_dir(options_.home)),
+      out_(out),
+      err_(err),
+      safe_out_(out),
+      safe_err_(err) {}
+
+std::ostream& Context::raw_out() {
+    safe_out_.flush();
+    return out_;
+}
 
 namespace {
 // True when the request never reached a daemon (connection refused): safe to locate and retry.
@@ -65,7 +75,7 @@ int Context::respond(const client::ApiReply& reply,
     if (!reply.ok()) return report(reply);
     if (!reply.trace.empty()) note("trace: " + reply.trace);
     if (json() && !reply.raw.empty() && !reply.body.is_null())
-        out_ << reply.raw << '\n';  // compact JSON already: print it as sent
+        raw_out() << reply.raw << '\n';  // compact JSON already: print it as sent
     else if (json())
         print_json(reply.body.is_null() ? json::value(json::object()) : reply.body);
     else
@@ -81,21 +91,21 @@ int Context::report(const client::ApiReply& reply) {
 
 int Context::fail(const core::Error& error, int http_status, std::string_view trace) {
     if (json()) print_json(client::error_envelope(error));
-    err_ << "error: " << error.message << " [" << error.code << "]\n";
+    err() << "error: " << error.message << " [" << error.code << "]\n";
     if (error.code == core::code::validation_failed) {
         if (const auto* list = field(error.details, "errors").if_array()) {
             for (const auto& e : *list) {
                 std::string pointer = text_field(e, "pointer", "/");
-                err_ << "  " << pointer << ": " << text_field(e, "message") << '\n';
+                err() << "  " << pointer << ": " << text_field(e, "message") << '\n';
             }
         }
     }
     if (verbose()) {
         bool empty = error.details.is_null() ||
                      (error.details.is_object() && error.details.get_object().empty());
-        if (!empty) err_ << "details: " << compact_json(error.details) << '\n';
-        if (http_status != 0) err_ << "http status: " << http_status << '\n';
-        if (!trace.empty()) err_ << "trace: " << trace << '\n';
+        if (!empty) err() << "details: " << compact_json(error.details) << '\n';
+        if (http_status != 0) err() << "http status: " << http_status << '\n';
+        if (!trace.empty()) err() << "trace: " << trace << '\n';
     }
     return exit_code::failed;
 }
@@ -107,28 +117,28 @@ int Context::unreachable(const std::string& message, bool spawn_was_allowed) {
         print_json(client::error_envelope(
             core::Error::make(client::code::daemon_unreachable, message, std::move(details))));
     }
-    err_ << "error: cannot reach coffer-daemon: " << message << '\n';
+    err() << "error: cannot reach coffer-daemon: " << message << '\n';
     if (options_.no_spawn)
-        err_ << "hint: start it with `coffer daemon start`, or run without --no-spawn / "
+        err() << "hint: start it with `coffer daemon start`, or run without --no-spawn / "
                 "COFFER_NO_SPAWN to let the CLI start it\n";
     else if (!spawn_was_allowed)
-        err_ << "hint: start it with `coffer daemon start`\n";
+        err() << "hint: start it with `coffer daemon start`\n";
     else
-        err_ << "hint: `coffer daemon status --verbose` shows what was found; the daemon logs to "
+        err() << "hint: `coffer daemon status --verbose` shows what was found; the daemon logs to "
              << (vault_ / "logs" / "daemon.log").string() << '\n';
     return exit_code::unreachable;
 }
 
 int Context::usage_error(const std::string& message, const std::string& usage) {
     if (json()) print_json(client::error_envelope(core::Error::make(usage_code, message)));
-    err_ << "error: " << message << "\n\n" << usage;
+    err() << "error: " << message << "\n\n" << usage;
     return exit_code::usage;
 }
 
-void Context::print_json(const json::value& document) { out_ << json::serialize(document) << '\n'; }
+void Context::print_json(const json::value& document) { raw_out() << json::serialize(document) << '\n'; }
 
 void Context::note(const std::string& message) {
-    if (verbose()) err_ << "coffer: " << message << '\n';
+    if (verbose()) err() << "coffer: " << message << '\n';
 }
 
 }  // namespace coffer::cli

@@ -2,6 +2,7 @@
 // that turns outcomes into output and exit codes.
 #pragma once
 
+#include "app/safe_output.hpp"
 #include "client/client.hpp"
 #include "core/error.hpp"
 
@@ -43,8 +44,12 @@ public:
     bool json() const noexcept { return options_.json; }
     bool verbose() const noexcept { return options_.verbose; }
     const std::filesystem::path& vault() const noexcept { return vault_; }
-    std::ostream& out() noexcept { return out_; }
-    std::ostream& err() noexcept { return err_; }
+    // Human output: control characters in what is written are shown, not obeyed (terminal.hpp).
+    std::ostream& out() noexcept { return safe_out_; }
+    std::ostream& err() noexcept { return safe_err_; }
+    // Exact bytes on stdout, for output that must not change (a credential's value): flushes
+    // out() first so the order holds.
+    std::ostream& raw_out();
 
     // A REST call to the live daemon, found or (unless spawning is off or `allow_spawn` is
     // false) started on first use. Never throws: an unreachable daemon is an outcome.
@@ -72,8 +77,10 @@ public:
 private:
     GlobalOptions options_;
     std::filesystem::path vault_;
-    std::ostream& out_;
+    std::ostream& out_;  // JSON documents go here as they are
     std::ostream& err_;
+    SafeOutput safe_out_;
+    SafeOutput safe_err_;
     std::unique_ptr<client::Client> client_;
     bool spawn_refused_ = false; // the last connect failed without trying to spawn
 };

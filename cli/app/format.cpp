@@ -1,4 +1,7 @@
+// Human output helpers: pretty JSON, tables (cells rendered terminal-safe), field access.
 #include "app/format.hpp"
+
+#include "app/terminal.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -96,27 +99,37 @@ std::string text_field(const json::value& v, std::string_view key, std::string_v
 
 void print_table(std::ostream& out, const std::vector<std::string>& header,
                  const std::vector<std::vector<std::string>>& rows) {
-    std::vector<std::size_t> widths(header.size(), 0);
+    // Each cell as it will show: one line, every control character visible (so widths hold).
+    auto shown = [](const std::vector<std::string>& row) {
+        std::vector<std::string> out;
+        out.reserve(row.size());
+        for (const auto& cell : row) out.push_back(terminal_safe(cell, Layout::line));
+        return out;
+    };
+    const std::vector<std::string> head = shown(header);
+    std::vector<std::vector<std::string>> body;
+    body.reserve(rows.size());
+    for (const auto& r : rows) body.push_back(shown(r));
+
+    std::vector<std::size_t> widths(head.size(), 0);
     auto measure = [&](const std::vector<std::string>& row) {
         for (std::size_t i = 0; i < row.size() && i < widths.size(); ++i)
             widths[i] = std::max(widths[i], width(row[i]));
     };
-    measure(header);
-    for (const auto& r : rows) measure(r);
+    measure(head);
+    for (const auto& r : body) measure(r);
     auto line = [&](const std::vector<std::string>& row) {
         std::string s;
         for (std::size_t i = 0; i < widths.size(); ++i) {
-            std::string cell = i < row.size() ? row[i] : "";
-            // Keep one row on one line.
-            std::replace(cell.begin(), cell.end(), '\n', ' ');
+            const std::string cell = i < row.size() ? row[i] : "";
             s += cell;
             if (i + 1 < widths.size()) s.append(widths[i] - width(cell) + 2, ' ');
         }
         while (!s.empty() && s.back() == ' ') s.pop_back();
         out << s << '\n';
     };
-    line(header);
-    for (const auto& r : rows) line(r);
+    line(head);
+    for (const auto& r : body) line(r);
 }
 
 }  // namespace coffer::cli

@@ -27,7 +27,8 @@ const boost::json::value& field(const boost::json::value& v, std::string_view ke
 std::string text_field(const boost::json::value& v, std::string_view key,
                        std::string_view fallback = "");
 
-// Columns padded to the widest cell; the last column is not padded.
+// Columns padded to the widest cell; the last column is not padded. Each cell is shown on one
+// line with its control characters visible (terminal_safe, Layout::line).
 void print_table(std::ostream& out, const std::vector<std::string>& header,
                  const std::vector<std::vector<std::string>>& rows);
 

@@ -1,8 +1,9 @@
+// JSON from the command line, parsed strictly (core/strict_json.hpp).
 #include "app/json_input.hpp"
 
 #include "app/args.hpp"
 
-#include <boost/json/stream_parser.hpp>
+#include "core/strict_json.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -16,17 +17,10 @@ namespace json = boost::json;
 
 json::value parse_json_argument(std::string_view text, std::string_view what,
                                 const std::string& group) {
-    json::stream_parser parser;
-    boost::system::error_code ec;
-    std::size_t consumed = parser.write_some(text.data(), text.size(), ec);
-    if (!ec) parser.finish(ec);
-    if (ec) {
-        std::string where = consumed < text.size() ? " at byte " + std::to_string(consumed)
-                                                   : " (unexpected end)";
-        throw UsageError("invalid JSON in " + std::string(what) + where + ": " + ec.message(),
-                         group);
-    }
-    return parser.release();
+    // Strict, as the daemon reads it: a key given twice is refused here, before anything is sent.
+    auto v = core::parse_strict_json(text);
+    if (!v) throw UsageError("invalid JSON in " + std::string(what) + ": " + v.error().message, group);
+    return std::move(v).value();
 }
 
 namespace {

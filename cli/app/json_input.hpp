@@ -11,7 +11,8 @@
 
 namespace coffer::cli {
 
-// Parses `text`; throws UsageError "invalid JSON in <what> at byte N: …".
+// Parses `text` strictly (UTF-8, nesting up to 64, no key twice in an object); throws UsageError
+// "invalid JSON in <what>: syntax error at byte N: …" / "…: duplicate key \"k\" at /p (byte N)…".
 boost::json::value parse_json_argument(std::string_view text, std::string_view what,
                                        const std::string& group);
 

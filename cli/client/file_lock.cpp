@@ -14,7 +14,7 @@ namespace coffer::client {
 core::Result<FileLock> FileLock::acquire(const std::filesystem::path& file,
                                          std::chrono::milliseconds timeout) {
     // O_CLOEXEC: the daemon we spawn must not inherit (and so keep holding) this lock.
-    int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);  // never through a link
     if (fd < 0)
         return core::Error::make(core::code::internal,
                                  "cannot open " + file.string() + ": " + std::strerror(errno));

@@ -145,7 +145,9 @@ core::Result<Located> ensure_daemon(const fs::path& vault, const EnsureOptions& 
     }
     if (exited)
         return unreachable("coffer-daemon (pid " + std::to_string(*pid) +
-                           ") exited during startup; " + log_hint(vault));
+                           ") exited during startup; " + log_hint(vault) + ", or run `" + exe->string() +
+                           " --home " + vault.string() + "` to see its reason (some, such as a link inside "
+                           "the vault, are only printed)");
     return unreachable("coffer-daemon (pid " + std::to_string(*pid) + ") did not become ready within " +
                        std::to_string(opt.ready_timeout.count() / 1000) + " s (" + last.reason +
                        "); " + log_hint(vault));

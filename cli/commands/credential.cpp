@@ -7,12 +7,14 @@
 #include "app/context.hpp"
 #include "app/format.hpp"
 #include "client/url.hpp"
+#include "core/utf8.hpp"
 
 #include <boost/json.hpp>
 
 #include <termios.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 #include <iterator>
 #include <ostream>
@@ -58,6 +60,16 @@ int set(Context& ctx, const Invocation& inv) {
         throw UsageError("the value is read from standard input: pass --value-stdin (a value is never taken from "
                          "the command line)",
                          "credential", "set");
+    // A value travels as a JSON string, which holds text only: say so here rather than let the
+    // daemon refuse the request body.
+    if (auto bad = core::utf8::first_invalid(value); bad != std::string::npos) {
+        std::fill(value.begin(), value.end(), '\0');
+        throw UsageError("the credential value read from " +
+                             std::string(inv.flag("value-stdin") ? "standard input" : "the terminal") +
+                             " is not valid UTF-8 (byte " + std::to_string(bad) +
+                             "); credentials hold text: encode a binary value first, e.g. with base64",
+                         "credential", "set");
+    }
     json::object body{{"ref", ref}, {"value", value}};
     std::fill(value.begin(), value.end(), '\0');
     auto reply = ctx.call("POST", client::api_path({"credentials"}), json::value(std::move(body)));
@@ -71,7 +83,8 @@ int set(Context& ctx, const Invocation& inv) {
 int get(Context& ctx, const Invocation& inv) {
     auto reply = ctx.call("GET", client::api_path({"credentials", inv.args[0]}));
     return ctx.respond(reply, [&](const json::value& res) {
-        ctx.out() << text_field(field(res, "credential"), "value") << '\n';
+        // Exactly as stored (it is meant for scripts and was set by the user): not rendered.
+        ctx.raw_out() << text_field(field(res, "credential"), "value") << '\n';
     });
 }
 

@@ -212,7 +212,7 @@ int action(Context& ctx, const Invocation& inv) {
         if (result.is_null())
             ctx.out() << ref.label() << ' ' << name << ": ok\n";
         else if (result.is_string())
-            ctx.out() << result.get_string().c_str() << '\n';
+            ctx.out() << std::string_view(result.get_string()) << '\n';
         else
             ctx.out() << pretty_json(result) << '\n';
     });

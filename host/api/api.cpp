@@ -3,6 +3,7 @@
 #include "api/guard.hpp"
 #include "core/log.hpp"
 #include "core/random.hpp"
+#include "core/utf8.hpp"
 
 #include <boost/asio/post.hpp>
 #include <boost/json.hpp>
@@ -21,10 +22,35 @@ http::Response error_response(int status, const std::string& code, const std::st
     return res;
 }
 
+namespace {
+
+// Error messages and details echo what the client sent (a name from the path, a key): bytes that
+// are not UTF-8 are written as the text \xNN, so the envelope stays valid JSON.
+json::value valid_utf8(const json::value& v) {
+    switch (v.kind()) {
+    case json::kind::string: return json::value(core::utf8::escape_invalid(v.get_string()));
+    case json::kind::array: {
+        json::array out;
+        for (const auto& e : v.get_array()) out.push_back(valid_utf8(e));
+        return out;
+    }
+    case json::kind::object: {
+        json::object out;
+        for (const auto& kv : v.get_object()) out[core::utf8::escape_invalid(kv.key())] = valid_utf8(kv.value());
+        return out;
+    }
+    default: return v;
+    }
+}
+
+}  // namespace
+
 http::Response error_response(const Error& e, const std::string& trace) {
     http::Response res;
     res.status = core::http_status(e.code);
-    json::object err{{"code", e.code}, {"message", e.message}, {"details", e.details.is_null() ? json::value(json::object{}) : e.details}};
+    json::object err{{"code", core::utf8::escape_invalid(e.code)},
+                     {"message", core::utf8::escape_invalid(e.message)},
+                     {"details", e.details.is_null() ? json::value(json::object{}) : valid_utf8(e.details)}};
     res.body = json::serialize(json::object{{"error", std::move(err)}});
     res.headers.emplace_back("X-Coffer-Trace", trace);
     return res;

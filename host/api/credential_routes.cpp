@@ -1,5 +1,7 @@
 #include "api/credential_routes.hpp"
 
+#include "api/body.hpp"
+
 #include "resource/model.hpp"
 
 #include <openssl/crypto.h>
@@ -28,11 +30,9 @@ Error invalid(std::string pointer, std::string message) {
 // {ref, value} with nothing else. The value is moved out of the parsed document.
 core::Result<std::pair<std::string, std::string>> parse_set_body(const http::Request& r) {
     if (r.body.empty()) return Error::make(core::code::bad_request, "request body is empty; send {\"ref\", \"value\"}");
-    boost::system::error_code ec;
-    json::parse_options opt;
-    opt.max_depth = 8;
-    auto v = json::parse(r.body, ec, {}, opt);
-    if (ec) return Error::make(core::code::bad_request, "request body is not valid JSON: " + ec.message());
+    auto parsed = parse_body(r, false, 8);
+    if (!parsed) return std::move(parsed).error();
+    json::value& v = *parsed;
     auto* o = v.if_object();
     if (!o) return Error::make(core::code::bad_request, "request body must be a JSON object {\"ref\", \"value\"}");
     for (auto& [k, val] : *o)

@@ -1,6 +1,8 @@
 // The /api/v1 route table (see docs/rest-api.md).
 #include "api/api.hpp"
 
+#include "api/body.hpp"
+
 #include "resource/audit.hpp"
 #include "resource/retention.hpp"
 
@@ -12,17 +14,6 @@ namespace json = boost::json;
 using core::Error;
 
 namespace {
-
-core::Result<json::value> parse_body(const http::Request& r, bool allow_empty) {
-    if (r.body.empty() && allow_empty) return json::value(json::object{});
-    if (r.body.empty()) return Error::make(core::code::bad_request, "request body is empty; send a JSON object");
-    boost::system::error_code ec;
-    json::parse_options opt;
-    opt.max_depth = 64;
-    auto v = json::parse(r.body, ec, {}, opt);
-    if (ec) return Error::make(core::code::bad_request, "request body is not valid JSON: " + ec.message());
-    return v;
-}
 
 resource::Actor actor(const http::Request& r) {
     auto* a = r.header("x-coffer-actor");

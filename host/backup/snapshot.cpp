@@ -1,6 +1,7 @@
 #include "backup/snapshot.hpp"
 
 #include "backup/errors.hpp"
+#include "store/database.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -58,7 +59,9 @@ core::Result<std::unique_ptr<DatabaseSnapshot>> DatabaseSnapshot::pin(const fs::
     sqlite3* db = nullptr;
     // Read-write without CREATE, then query_only: a WAL database needs its -shm, and a last
     // connection (offline backup) checkpoints and tidies up on close as the daemon's would.
-    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+    // Never through a link: a vault's coffer.db linked to another application's database is not ours.
+    if (sqlite3_open_v2(store::nofollow_path(path).c_str(), &db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, nullptr) != SQLITE_OK) {
         auto err = db_error(db, "cannot open " + path.string());
         sqlite3_close(db);
         return err;

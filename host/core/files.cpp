@@ -1,3 +1,4 @@
+// Atomic writes, private folders and files, all without following a link at the target.
 #include "core/files.hpp"
 
 #include <fcntl.h>
@@ -16,7 +17,7 @@ namespace fs = std::filesystem;
 Result<void> write_file_atomic(const fs::path& path, std::string_view content, unsigned mode) {
     auto tmp = path;
     tmp += ".tmp-" + std::to_string(::getpid());
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
     if (fd < 0) return Error::make(code::internal, "cannot write " + tmp.string() + ": " + std::strerror(errno));
     ::fchmod(fd, mode);
     const char* p = content.data();
@@ -51,11 +52,50 @@ Result<std::string> read_file(const fs::path& path) {
     return ss.str();
 }
 
-Result<void> ensure_private_dir(const fs::path& path) {
+namespace {
+
+Error link_refused(const fs::path& path, const char* what) {
+    std::error_code ec;
+    auto target = fs::read_symlink(path, ec);
+    return Error::make(code::internal, path.string() + " is a symbolic link" +
+                                           (ec ? std::string() : " to " + target.string()) + "; coffer-daemon does not " +
+                                           what + " through links inside its vault");
+}
+
+}  // namespace
+
+Result<void> ensure_private_dir(const fs::path& path, FollowLink follow) {
     std::error_code ec;
     fs::create_directories(path, ec);
     if (ec) return Error::make(code::internal, "cannot create " + path.string() + ": " + ec.message());
-    ::chmod(path.c_str(), 0700);
+    int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (follow == FollowLink::no ? O_NOFOLLOW : 0);
+    int fd = ::open(path.c_str(), flags);
+    if (fd < 0) {
+        int e = errno;
+        if (e == ELOOP || (e == ENOTDIR && fs::is_symlink(fs::symlink_status(path, ec))))
+            return link_refused(path, "change folders");
+        return Error::make(code::internal, "cannot open the folder " + path.string() + ": " + std::strerror(e));
+    }
+    int rc = ::fchmod(fd, 0700);
+    int e = errno;
+    ::close(fd);
+    if (rc != 0) return Error::make(code::internal, "cannot make " + path.string() + " private: " + std::strerror(e));
+    return {};
+}
+
+Result<void> ensure_private_file(const fs::path& path, bool create) {
+    // O_NONBLOCK: a fifo in its place must not hang the daemon (regular files ignore it).
+    int fd = ::open(path.c_str(), O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
+    if (fd < 0) {
+        int e = errno;
+        if (e == ENOENT && !create) return {};
+        if (e == ELOOP) return link_refused(path, "open files");
+        return Error::make(code::internal, "cannot open " + path.string() + ": " + std::strerror(e));
+    }
+    int rc = ::fchmod(fd, 0600);
+    int e = errno;
+    ::close(fd);
+    if (rc != 0) return Error::make(code::internal, "cannot make " + path.string() + " private: " + std::strerror(e));
     return {};
 }
 

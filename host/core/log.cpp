@@ -1,3 +1,4 @@
+// Structured logging: one JSON object per line into logs/daemon.log (rotated, private).
 #include "core/log.hpp"
 
 #include "core/clock.hpp"
@@ -7,6 +8,9 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <sys/stat.h>
+
+#include <cstdio>
 #include <memory>
 #include <mutex>
 
@@ -31,8 +35,12 @@ void init(const std::filesystem::path& logs_dir, bool also_stderr) {
     std::lock_guard<std::mutex> g(g_mu);
     std::filesystem::create_directories(logs_dir);
     std::vector<spdlog::sink_ptr> sinks;
+    // Each log file private (0600) as soon as it is opened, the rotated ones included: it records
+    // what agents called and with which arguments.
+    spdlog::file_event_handlers events;
+    events.after_open = [](const spdlog::filename_t&, std::FILE* file) { ::fchmod(::fileno(file), 0600); };
     sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>((logs_dir / "daemon.log").string(),
-                                                                           5 * 1024 * 1024, 3));
+                                                                           5 * 1024 * 1024, 3, false, events));
     if (also_stderr) sinks.push_back(std::make_shared<spdlog::sinks::stderr_sink_mt>());
     g_logger = std::make_shared<spdlog::logger>("coffer", sinks.begin(), sinks.end());
     g_logger->set_pattern("%v");

@@ -1,6 +1,7 @@
 #include "daemon/app.hpp"
 
 #include "daemon/curation_routes.hpp"
+#include "daemon/vault_check.hpp"
 #include "api/credential_routes.hpp"
 
 #include "core/clock.hpp"
@@ -54,7 +55,10 @@ App::~App() {
 }
 
 core::Result<void> App::prepare_vault() {
-    if (auto r = core::ensure_private_dir(opt_.home); !r) return r;
+    // The vault folder may be reached through a link (COFFER_HOME naming one is the user's
+    // choice); nothing inside it may be one. Checked before anything is created, opened or chmod-ed.
+    if (auto r = core::ensure_private_dir(opt_.home, core::FollowLink::yes); !r) return r;
+    if (auto r = check_vault_entries(opt_.home); !r) return r;
     for (auto sub : {"logs", "plugins", "upstream-pids", "data"})
         if (auto r = core::ensure_private_dir(opt_.home / sub); !r) return r;
     return {};
@@ -72,10 +76,15 @@ core::Result<void> App::sweep_upstreams() {
 }
 
 core::Result<void> App::open_store() {
-    auto db = store::Database::open(opt_.home / "coffer.db");
+    // 0600 before SQLite opens it: SQLite creates the -wal and -shm files with the database
+    // file's mode. Side files a previous version left with another mode are made private too.
+    auto path = opt_.home / "coffer.db";
+    if (auto r = core::ensure_private_file(path, true); !r) return r;
+    for (auto side : {"-wal", "-shm", "-journal"})
+        if (auto r = core::ensure_private_file(path.string() + side, false); !r) return r;
+    auto db = store::Database::open(path);
     if (!db) return db.error();
     db_ = std::move(db).value();
-    ::chmod((opt_.home / "coffer.db").c_str(), 0600);
     auto v = store::migrate(*db_);
     if (!v) return v.error();
     core::log::info("database ready", {{"schema_version", *v}});

@@ -1,5 +1,6 @@
 #include "daemon/backup_endpoint.hpp"
 
+#include "api/body.hpp"
 #include "backup/backup.hpp"
 #include "core/log.hpp"
 #include "resource/audit.hpp"
@@ -39,12 +40,10 @@ core::Error invalid(const std::string& pointer, const std::string& message) {
 }
 
 // {"destination": "/absolute/path", "include_master_key": false}
-core::Result<backup::BackupRequest> parse(const std::string& body) {
-    boost::system::error_code ec;
-    json::parse_options opt;
-    opt.max_depth = 8;
-    auto v = json::parse(body.empty() ? std::string_view("{}") : std::string_view(body), ec, {}, opt);
-    if (ec) return core::Error::make(core::code::bad_request, "request body is not valid JSON: " + ec.message());
+core::Result<backup::BackupRequest> parse(const http::Request& req) {
+    auto parsed = api::parse_body(req, true, 8);
+    if (!parsed) return std::move(parsed).error();
+    const json::value& v = *parsed;
     auto* o = v.if_object();
     if (!o) return invalid("", "must be an object");
     for (auto& kv : *o)
@@ -91,7 +90,7 @@ void BackupEndpoint::handle(http::Request&& req, http::Respond respond) {
         res.status = 405;
         return respond(std::move(res));
     }
-    auto parsed = parse(req.body);
+    auto parsed = parse(req);
     if (!parsed) return respond(failure(parsed.error()));
     if (busy_.exchange(true))
         return respond(failure(core::Error::make(core::code::conflict,

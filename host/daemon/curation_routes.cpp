@@ -1,5 +1,6 @@
 #include "daemon/curation_routes.hpp"
 
+#include "api/body.hpp"
 #include "core/clock.hpp"
 #include "curation/invocations.hpp"
 #include "mcp/names.hpp"
@@ -50,9 +51,10 @@ Error invalid(const std::string& pointer, const std::string& message) {
 
 // The capability name from {"name": …}: the provider's own name, or the namespaced one.
 core::Result<std::string> capability_name(const http::Request& r, Type t, const std::string& server) {
-    boost::system::error_code ec;
-    auto body = json::parse(r.body.empty() ? std::string_view("{}") : std::string_view(r.body), ec);
-    if (ec || !body.is_object()) return Error::make(core::code::bad_request, "request body must be a JSON object {\"name\": …}");
+    auto parsed = api::parse_body(r, true, 8);
+    if (!parsed) return std::move(parsed).error();
+    const json::value& body = *parsed;
+    if (!body.is_object()) return Error::make(core::code::bad_request, "request body must be a JSON object {\"name\": …}");
     auto* n = body.as_object().if_contains("name");
     if (!n || !n->is_string() || n->as_string().empty()) return invalid("/name", "name must be a non-empty string");
     std::string name(n->as_string());

@@ -123,7 +123,9 @@ UpstreamPids::Swept UpstreamPids::sweep(int grace_ms) const {
     for (auto& e : fs::directory_iterator(dir_, ec)) {
         auto name = e.path().filename().string();
         files.push_back(e.path());
-        if (!numeric(name)) continue;
+        // Only our own records are read: never a link (it is removed like any other entry).
+        std::error_code sec;
+        if (!numeric(name) || !fs::is_regular_file(e.symlink_status(sec))) continue;
         boost::system::error_code jec;
         auto v = json::parse(slurp(e.path()), jec);
         auto* o = v.if_object();

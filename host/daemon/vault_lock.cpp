@@ -18,7 +18,7 @@ VaultLock::~VaultLock() {
 
 core::Result<void> VaultLock::acquire(const std::filesystem::path& vault) {
     auto path = vault / "daemon.lock";
-    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd_ < 0)
         return core::Error::make(core::code::internal, "cannot open " + path.string() + ": " + std::strerror(errno));
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {

@@ -1,3 +1,4 @@
+// SQLite connection, statements and transactions.
 #include "store/database.hpp"
 
 namespace coffer::store {
@@ -62,12 +63,22 @@ std::string Statement::text(int col) const {
 std::int64_t Statement::int64(int col) const { return sqlite3_column_int64(stmt_, col); }
 bool Statement::is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
 
+std::string nofollow_path(const std::filesystem::path& file) {
+    std::error_code ec;
+    auto dir = std::filesystem::canonical(file.has_parent_path() ? file.parent_path() : std::filesystem::path("."), ec);
+    return ec ? file.string() : (dir / file.filename()).string();
+}
+
 Result<std::unique_ptr<Database>> Database::open(const std::filesystem::path& path) {
     sqlite3* db = nullptr;
-    int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+    int rc = sqlite3_open_v2(nofollow_path(path).c_str(), &db,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW,
                              nullptr);
     if (rc != SQLITE_OK) {
-        auto err = sqlite_error(db, "cannot open database " + path.string());
+        auto err = sqlite3_extended_errcode(db) == SQLITE_CANTOPEN_SYMLINK
+                       ? Error::make(core::code::internal, "cannot open database " + path.string() +
+                                                               ": it is a symbolic link, which is never followed")
+                       : sqlite_error(db, "cannot open database " + path.string());
         sqlite3_close(db);
         return err;
     }

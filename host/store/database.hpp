@@ -47,8 +47,14 @@ private:
     sqlite3_stmt* stmt_ = nullptr;
 };
 
+// The name to give sqlite3_open_v2 together with SQLITE_OPEN_NOFOLLOW (which refuses a link
+// anywhere in the name): the folder resolved, since it may be reached through links (a vault
+// behind COFFER_HOME), and the file as named, since the file itself must not be a link.
+std::string nofollow_path(const std::filesystem::path& file);
+
 class Database {
 public:
+    // Opens (creating) the database, never through a link at `path` itself; WAL mode.
     static Result<std::unique_ptr<Database>> open(const std::filesystem::path& path);
     ~Database();
     Database(const Database&) = delete;

@@ -535,3 +535,25 @@ BOOST_AUTO_TEST_CASE(usage) {
     BOOST_TEST(h.err.find("--agent") != std::string::npos);
     BOOST_TEST(h.out.empty());
 }
+
+// An id no request can have (object, array, boolean, fraction) or a request id null: over HTTP the
+// message used to pass for a notification and nothing came back. The shim answers as the daemon
+// does on its socket: -32600 with id null, on stdout; the session goes on.
+BOOST_AUTO_TEST_CASE(unusable_ids_are_answered_invalid_request) {
+    Env e;
+    Fake fake(e.vault);
+    auto shim = e.shim();
+    handshake(*shim);
+    for (std::string id : {"{}", "{\"n\":1}", "[1]", "true", "1.5", "null"}) {
+        shim->send(R"({"jsonrpc":"2.0","id":)" + id + R"(,"method":"tools/list","params":{}})");
+        auto l = shim->line(3000ms);
+        BOOST_REQUIRE_MESSAGE(l, "no answer on stdout for id " << id);
+        auto v = parse(*l);
+        BOOST_TEST(v.at("error").at("code").as_int64() == -32600, id << ": " << *l);
+        BOOST_TEST(v.at("id").is_null(), id << ": " << *l);
+    }
+    shim->send(call(2, "echo", "still here"));
+    auto r = shim->response(2);
+    BOOST_REQUIRE(r);
+    BOOST_TEST(text_of(*r) == "still here");
+}

@@ -31,13 +31,33 @@ BOOST_AUTO_TEST_CASE(peek_classifies_messages) {
     BOOST_TEST((p.kind == MsgKind::response));
     BOOST_TEST(p.id.empty());
 
-    // id null on a request makes it a notification-shaped message (no reply is owed).
+    // id null on a request makes it a notification-shaped message, flagged: the daemon refuses a
+    // request id null, and so does the shim (-32600).
     p = peek(R"({"jsonrpc":"2.0","id":null,"method":"ping"})");
     BOOST_TEST((p.kind == MsgKind::notification));
+    BOOST_TEST(p.null_id);
+    BOOST_TEST(!p.bad_id);
 
     BOOST_TEST((peek(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])").kind == MsgKind::batch));
-    p = peek(R"({"jsonrpc":"2.0","id":-1.5e3,"method":"m"})");
-    BOOST_TEST(p.id == "-1.5e3");
+    p = peek(R"({"jsonrpc":"2.0","id":-12,"method":"m"})");
+    BOOST_TEST(p.id == "-12");
+    BOOST_TEST(!p.bad_id);
+    p = peek(R"({"jsonrpc":"2.0","id":18446744073709551615,"method":"m"})");
+    BOOST_TEST(!p.bad_id);
+}
+
+BOOST_AUTO_TEST_CASE(peek_flags_ids_no_request_can_have) {
+    // What coffer-daemon refuses as an id: objects, arrays, booleans, fractions, exponents, and
+    // integers beyond 64 bits. Such a message has no usable id.
+    for (const char* id : {"{}", "{\"a\":1}", "[]", "[1]", "true", "false", "1.5", "-1.5e3", "1e3",
+                           "18446744073709551616", "-9223372036854775809"}) {
+        auto p = peek(std::string(R"({"jsonrpc":"2.0","id":)") + id + R"(,"method":"tools/list"})");
+        BOOST_TEST(p.bad_id, id);
+        BOOST_TEST(p.id.empty(), id);
+    }
+    // Only for a well-formed object.
+    BOOST_TEST(!peek(R"({"id":{},"method":"x")").bad_id);
+    BOOST_TEST(!peek(R"({"jsonrpc":"2.0","id":"1.5","method":"m"})").bad_id);
 }
 
 BOOST_AUTO_TEST_CASE(peek_never_overreads_on_hostile_input) {

@@ -1,0 +1,42 @@
+// core/utf8: well-formed sequences (Unicode table 3-7), decoding, escaping of the bytes that are not.
+#define BOOST_TEST_MODULE core_unit
+#include <boost/test/unit_test.hpp>
+
+#include "core/utf8.hpp"
+
+#include <string>
+
+using namespace coffer::core;
+
+BOOST_AUTO_TEST_CASE(sequence_lengths_follow_table_3_7) {
+    BOOST_TEST(utf8::sequence_length("a", 0) == 1u);
+    BOOST_TEST(utf8::sequence_length("\xc3\xa9", 0) == 2u);          // é
+    BOOST_TEST(utf8::sequence_length("\xe2\x80\xae", 0) == 3u);      // U+202E
+    BOOST_TEST(utf8::sequence_length("\xf0\x9f\x98\x80", 0) == 4u);  // U+1F600
+    // Not well-formed: stray continuation, overlong forms, surrogates, above U+10FFFF, cut short.
+    for (std::string bad : {"\x80", "\xc0\xaf", "\xc1\xbf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf0\x80\x80\xaf",
+                            "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xff", "\xe2\x80", "\xc3"})
+        BOOST_TEST(utf8::sequence_length(bad, 0) == 0u, "bytes of length " << bad.size());
+    BOOST_TEST(utf8::sequence_length("a", 1) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(decodes_code_points) {
+    BOOST_TEST(static_cast<unsigned>(utf8::decode("\xc2\x9b", 0, 2)) == 0x9Bu);
+    BOOST_TEST(static_cast<unsigned>(utf8::decode("\xe2\x81\xa6", 0, 3)) == 0x2066u);
+    BOOST_TEST(static_cast<unsigned>(utf8::decode("\xf4\x8f\xbf\xbf", 0, 4)) == 0x10FFFFu);
+}
+
+BOOST_AUTO_TEST_CASE(finds_the_first_invalid_byte) {
+    BOOST_TEST(utf8::first_invalid("plain ascii") == std::string::npos);
+    BOOST_TEST(utf8::first_invalid("caf\xc3\xa9 \xe2\x80\xae") == std::string::npos);
+    BOOST_TEST(utf8::first_invalid("sk\xffill") == 2u);
+    BOOST_TEST(utf8::first_invalid("ok\xc3") == 2u);  // cut short at the end
+}
+
+BOOST_AUTO_TEST_CASE(escapes_only_invalid_bytes) {
+    BOOST_TEST(utf8::escape_invalid("no resource sk\xffill:x") == "no resource sk\\xffill:x");
+    BOOST_TEST(utf8::escape_invalid("caf\xc3\xa9") == "caf\xc3\xa9");
+    BOOST_TEST(utf8::escape_invalid("\xe2\x80") == "\\xe2\\x80");
+    BOOST_TEST(utf8::escape_invalid(std::string("a\0b", 3)) == std::string("a\0b", 3));  // valid UTF-8
+    BOOST_TEST(utf8::byte_escape(0x1b) == "\\x1b");
+}
