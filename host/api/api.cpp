@@ -1,6 +1,9 @@
+// The REST surface /api/v1/* (see api.hpp): Host/Origin guard, token, JSON bodies, routing onto
+// the service thread, the error envelope.
 #include "api/api.hpp"
 
 #include "api/guard.hpp"
+#include "api/media_type.hpp"
 #include "core/log.hpp"
 #include "core/random.hpp"
 #include "core/utf8.hpp"
@@ -10,6 +13,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 
 namespace coffer::api {
 
@@ -56,6 +60,21 @@ http::Response error_response(const Error& e, const std::string& trace) {
     return res;
 }
 
+namespace {
+// REST bodies are JSON: a body of another type is refused (415), not parsed on a guess. A request
+// without a body needs no Content-Type. The MCP surfaces answer their own JSON-RPC shaped 415.
+std::optional<http::Response> media_type_refusal(const http::Request& req, const std::string& trace) {
+    if (req.body.empty() || req.path.rfind("/api/v1/", 0) != 0) return std::nullopt;
+    auto* type = req.header("content-type");
+    if (type && is_json_media_type(*type)) return std::nullopt;
+    return error_response(415, "UNSUPPORTED_MEDIA_TYPE",
+                          (type ? "unsupported Content-Type '" + type->substr(0, 100) + "'"
+                                : std::string("a request body without Content-Type")) +
+                              "; send the body as JSON with Content-Type: application/json",
+                          trace);
+}
+}  // namespace
+
 Api::Api(Context ctx, boost::asio::any_io_executor service) : ctx_(ctx), service_(std::move(service)) { add_routes(); }
 
 const Mount* Api::mount_for(const std::string& path) const {
@@ -92,7 +111,10 @@ void Api::handle(http::Request&& req, http::Respond respond) {
         return refuse(401, "UNAUTHORIZED",
                       token ? "invalid X-Coffer-Token (rotated? re-read daemon.json)"
                             : "missing X-Coffer-Token header (the token is in $COFFER_HOME/daemon.json)");
-    if (mount) return mount->handler(std::move(req), finish);
+    if (mount) {
+        if (auto refusal = media_type_refusal(req, trace)) return finish(std::move(*refusal));
+        return mount->handler(std::move(req), finish);
+    }
     Params params;
     bool path_known = false;
     auto* fn = router_.match(req.method, req.path, params, path_known);
@@ -100,6 +122,7 @@ void Api::handle(http::Request&& req, http::Respond respond) {
         if (path_known) return finish(error_response(405, "BAD_REQUEST", req.method + " is not allowed on " + req.path, trace));
         return finish(error_response(404, "NOT_FOUND", "no such endpoint: " + req.method + " " + req.path, trace));
     }
+    if (auto refusal = media_type_refusal(req, trace)) return finish(std::move(*refusal));
     boost::asio::post(service_, [fn, req = std::move(req), params = std::move(params), trace, finish]() {
         // Whatever happens (a throw after answering included), the request is answered once.
         auto answered = std::make_shared<std::atomic<bool>>(false);

@@ -1,6 +1,8 @@
+// The daemon application (see app.hpp): start-up steps, the network and service threads, shutdown.
 #include "daemon/app.hpp"
 
 #include "daemon/curation_routes.hpp"
+#include "daemon/fd_limit.hpp"
 #include "daemon/vault_check.hpp"
 #include "api/credential_routes.hpp"
 
@@ -25,6 +27,7 @@
 #include <cstdio>
 #include <functional>
 #include <future>
+#include <limits>
 #include <vector>
 
 #ifndef COFFER_VERSION
@@ -65,6 +68,26 @@ core::Result<void> App::prepare_vault() {
 }
 
 core::Result<void> App::acquire_lock() { return lock_.acquire(opt_.home); }
+
+// Descriptors for connections, upstream pipes and the store: the soft limit up to the hard one
+// (at most 65536). Not fatal: the HTTP server copes with running out (ADR 0023).
+core::Result<void> App::raise_fd_limit() {
+    auto l = daemon::raise_fd_limit();
+    auto n = [](std::uint64_t v) {
+        return v == std::numeric_limits<std::uint64_t>::max() ? json::value("unlimited") : json::value(v);
+    };
+    json::object fields{{"soft_before", n(l.before)}, {"soft", n(l.soft)}, {"hard", n(l.hard)}};
+    if (!l.error.empty()) {
+        fields["error"] = l.error;
+        core::log::warn("cannot raise the open file limit", fields);
+    } else {
+        core::log::info("open file limit", fields);
+    }
+    if (l.soft < opt_.http.max_connections + 64)
+        core::log::warn("the open file limit is low for the HTTP connection cap; accept pauses when it is reached",
+                        {{"soft", n(l.soft)}, {"max_connections", static_cast<std::uint64_t>(opt_.http.max_connections)}});
+    return {};
+}
 
 // D-8: upstream children a previous daemon recorded and never reaped (it crashed) are killed.
 core::Result<void> App::sweep_upstreams() {
@@ -199,7 +222,8 @@ core::Result<void> App::start_http() {
                 return res;
             }
             return api::error_response(status, code, message, trace);
-        });
+        },
+        opt_.http);
     auto port = server_->listen(opt_.port.value_or(kDefaultPort), opt_.port ? 0 : kPortFallbacks);
     if (!port) return port.error();
     port_ = *port;
@@ -337,6 +361,7 @@ int App::run() {
         std::function<core::Result<void>()> fn;
     };
     std::vector<Step> steps{
+        {"raise_fd_limit", [this] { return raise_fd_limit(); }},
         {"sweep_upstreams", [this] { return sweep_upstreams(); }},
         {"open_store", [this] { return open_store(); }},
         {"open_credentials", [this] { return open_credentials(); }},

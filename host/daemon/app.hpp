@@ -43,6 +43,7 @@ public:
     void request_stop() override;
 
 private:
+    core::Result<void> raise_fd_limit();
     core::Result<void> prepare_vault();
     core::Result<void> acquire_lock();
     core::Result<void> sweep_upstreams();

@@ -1,8 +1,10 @@
+// coffer-daemon's command line and environment (see options.hpp); flags override variables.
 #include "daemon/options.hpp"
 
 #include <unistd.h>
 
 #include <cstdlib>
+#include <functional>
 #include <string>
 
 namespace coffer::daemon {
@@ -27,6 +29,30 @@ core::Result<int> parse_count(const std::string& what, const std::string& s, lon
     return core::Error::make(core::code::bad_request, "invalid " + what + " '" + s + "' (expected " +
                                                           std::to_string(min) + "-" + std::to_string(max) + ")");
 }
+// The HTTP server's limits: each a flag and a variable, in milliseconds or a count.
+struct HttpOption {
+    const char* flag;
+    const char* env;
+    const char* what;
+    long min, max;
+    std::function<void(http::Limits&, int)> set;
+};
+
+const std::vector<HttpOption>& http_options() {
+    using ms = std::chrono::milliseconds;
+    constexpr long kDay = 24L * 3600 * 1000;
+    static const std::vector<HttpOption> all{
+        {"--http-header-timeout-ms", "COFFER_HTTP_HEADER_TIMEOUT_MS", "HTTP header timeout (ms)", 100, kDay,
+         [](http::Limits& l, int v) { l.header_timeout = ms(v); }},
+        {"--http-body-timeout-ms", "COFFER_HTTP_BODY_TIMEOUT_MS", "HTTP body timeout (ms)", 100, kDay,
+         [](http::Limits& l, int v) { l.body_timeout = ms(v); }},
+        {"--http-idle-timeout-ms", "COFFER_HTTP_IDLE_TIMEOUT_MS", "HTTP keep-alive idle timeout (ms)", 100, kDay,
+         [](http::Limits& l, int v) { l.idle_timeout = ms(v); }},
+        {"--http-max-connections", "COFFER_HTTP_MAX_CONNECTIONS", "HTTP connection cap", 1, 1000000,
+         [](http::Limits& l, int v) { l.max_connections = static_cast<std::size_t>(v); }},
+    };
+    return all;
+}
 }  // namespace
 
 const char* usage() {
@@ -37,7 +63,15 @@ const char* usage() {
            "                    0 = any free port)\n"
            "  --plugin-dir DIR  also load plugins from DIR (also $COFFER_PLUGIN_PATH, colon-separated)\n"
            "  --log-stderr      echo log lines to stderr\n"
-           "  --mcp-idle-timeout S  end MCP sessions idle for S seconds (default $COFFER_MCP_IDLE_TIMEOUT, else 1800)\n";
+           "  --mcp-idle-timeout S  end MCP sessions idle for S seconds (default $COFFER_MCP_IDLE_TIMEOUT, else 1800)\n"
+           "  --http-header-timeout-ms MS  close a connection whose request head is incomplete after MS\n"
+           "                               (default $COFFER_HTTP_HEADER_TIMEOUT_MS, else 10000)\n"
+           "  --http-body-timeout-ms MS    close a connection whose request body is incomplete MS after its head\n"
+           "                               (default $COFFER_HTTP_BODY_TIMEOUT_MS, else 30000)\n"
+           "  --http-idle-timeout-ms MS    close a keep-alive connection idle for MS between requests\n"
+           "                               (default $COFFER_HTTP_IDLE_TIMEOUT_MS, else 60000)\n"
+           "  --http-max-connections N     at most N open connections; at the cap the one idle longest is closed\n"
+           "                               (default $COFFER_HTTP_MAX_CONNECTIONS, else 512)\n";
 }
 
 core::Result<Options> parse_options(int argc, char** argv) {
@@ -69,8 +103,18 @@ core::Result<Options> parse_options(int argc, char** argv) {
         if (!v) return v.error();
         o.mcp_page_size = *v;
     }
+    for (auto& h : http_options()) {
+        if (const char* t = std::getenv(h.env); t && *t) {
+            auto v = parse_count(h.what, t, h.min, h.max);
+            if (!v) return v.error();
+            h.set(o.http, *v);
+        }
+    }
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
+        const HttpOption* http_flag = nullptr;
+        for (auto& h : http_options())
+            if (a == h.flag) http_flag = &h;
         auto value = [&](const char* name) -> core::Result<std::string> {
             if (i + 1 >= argc) return core::Error::make(core::code::bad_request, std::string(name) + " needs a value");
             return std::string(argv[++i]);
@@ -95,6 +139,12 @@ core::Result<Options> parse_options(int argc, char** argv) {
             auto t = parse_count("MCP idle timeout", *v, 1, 7 * 24 * 3600);
             if (!t) return t.error();
             o.mcp_idle_timeout_s = *t;
+        } else if (http_flag) {
+            auto v = value(http_flag->flag);
+            if (!v) return v.error();
+            auto n = parse_count(http_flag->what, *v, http_flag->min, http_flag->max);
+            if (!n) return n.error();
+            http_flag->set(o.http, *n);
         } else if (a == "--log-stderr") {
             o.log_stderr = true;
         } else if (a == "--help" || a == "-h") {

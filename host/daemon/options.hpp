@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/result.hpp"
+#include "http/limits.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -20,6 +21,9 @@ struct Options {
     bool log_stderr = false;                     // --log-stderr (default: when stderr is a terminal)
     int mcp_idle_timeout_s = 1800;               // --mcp-idle-timeout, $COFFER_MCP_IDLE_TIMEOUT (seconds)
     int mcp_page_size = 500;                     // $COFFER_MCP_PAGE_SIZE: items per MCP list page
+    // Deadlines and the connection cap: --http-{header,body,idle}-timeout-ms, --http-max-connections,
+    // $COFFER_HTTP_{HEADER,BODY,IDLE}_TIMEOUT_MS, $COFFER_HTTP_MAX_CONNECTIONS (defaults in limits.hpp).
+    http::Limits http;
     bool help = false;
     bool version = false;
 };

@@ -1,4 +1,14 @@
+// The HTTP/1.1 server (see server.hpp): per connection, a request head read under the header
+// deadline and checked for unambiguous framing before its body is read under the body deadline;
+// keep-alive connections wait for the next request under the idle deadline; while a request is
+// handled or its response streams there is no deadline. Admission (a cap on open connections,
+// room made by closing the connection idle the longest, accept back-off when descriptors run out)
+// is in admission.hpp, the framing rules in framing.hpp.
 #include "http/server.hpp"
+
+#include "core/log.hpp"
+#include "http/admission.hpp"
+#include "http/framing.hpp"
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -8,6 +18,8 @@
 #include <algorithm>
 #include <atomic>
 #include <deque>
+#include <optional>
+#include <string_view>
 
 namespace coffer::http {
 
@@ -23,6 +35,9 @@ constexpr std::size_t kMaxPipelinedBytes = 1u << 20;     // read-ahead kept whil
 constexpr std::size_t kMaxDrainBytes = 64u << 20;        // discarded after an early error response
 constexpr auto kWriteTimeout = std::chrono::seconds(30);
 constexpr auto kLingerTimeout = std::chrono::seconds(3);
+constexpr auto kWarnEvery = std::chrono::seconds(10);    // at most one warning of a kind per period
+constexpr int kRetriesAfterEviction = 4;                 // accept() retried at once after making room
+constexpr int kRetriesAfterTransient = 64;               // … after per-connection errors, in a row
 
 void parse_target(Request& r) {
     auto u = boost::urls::parse_origin_form(r.target);
@@ -54,6 +69,36 @@ std::string chunk(const std::string& data) {
     out += "\r\n";
     return out;
 }
+
+// A warning that may fire thousands of times a second under a flood: logged at most once per
+// period, with how many times it happened since.
+class Throttled {
+public:
+    void warn(std::string_view msg, boost::json::object fields) {
+        ++count_;
+        auto now = std::chrono::steady_clock::now();
+        if (last_ != std::chrono::steady_clock::time_point{} && now - last_ < kWarnEvery) return;
+        last_ = now;
+        fields["times"] = count_;
+        count_ = 0;
+        core::log::warn(msg, fields);
+    }
+
+private:
+    std::chrono::steady_clock::time_point last_{};
+    std::uint64_t count_ = 0;
+};
+
+// What every connection of one server shares (network thread only).
+struct Shared {
+    Shared(Handler h, ErrorResponder e, Limits l)
+        : handler(std::move(h)), on_error(std::move(e)), limits(l), admission(l.max_connections) {}
+    const Handler handler;
+    const ErrorResponder on_error;
+    const Limits limits;
+    Admission admission;
+    Throttled cap_reached, all_busy, accept_failed;
+};
 
 class Connection;
 
@@ -95,13 +140,20 @@ private:
     std::vector<std::function<void()>> callbacks_;
 };
 
-class Connection : public std::enable_shared_from_this<Connection> {
+class Connection final : public Occupant, public std::enable_shared_from_this<Connection> {
 public:
-    Connection(tcp::socket s, std::shared_ptr<const Handler> h, std::shared_ptr<const ErrorResponder> e, Limits l)
-        : stream_(std::move(s)), timer_(stream_.get_executor()), handler_(std::move(h)), on_error_(std::move(e)),
-          limits_(l) {}
+    Connection(tcp::socket s, std::shared_ptr<Shared> shared)
+        : stream_(std::move(s)), timer_(stream_.get_executor()), shared_(std::move(shared)) {}
+    ~Connection() override { leave(); }
 
-    void start() { read(); }
+    void start() {
+        seat_ = shared_->admission.enter(*this);
+        read();
+    }
+
+    // Occupant: a handler has the request, or the response streams.
+    bool busy() const override { return ex_ && !ex_->over_; }
+    void evict() override { close(); }
 
     void deliver(const std::shared_ptr<Exchange>& ex, Response res) {
         if (ex != ex_ || ex->over_ || ex->streaming_ || ex->disconnected_ || closed_) return;
@@ -119,6 +171,7 @@ public:
             return;
         }
         ex->finished();
+        rested();
         queue(head(res, false, close_now, res.body.size()) + res.body);
         after_ = close_now ? After::linger : After::next;
         if (!writing_) write_next();
@@ -133,6 +186,7 @@ public:
     void stream_end(const std::shared_ptr<Exchange>& ex) {
         if (ex != ex_ || !ex->streaming_ || ex->ended_.exchange(true) || closed_) return;
         ex->finished();
+        rested();
         if (chunked_) queue("0\r\n\r\n");
         after_ = stream_close_ ? After::linger : After::next;
         if (!writing_) write_next();
@@ -141,28 +195,74 @@ public:
 private:
     enum class After { none, next, linger };
 
+    const Limits& limits() const { return shared_->limits; }
+
+    // The next request: the first one's head must be complete within the header deadline of
+    // accept; on a kept-alive connection, its first byte must come within the idle deadline.
     void read() {
         if (closed_) return;
         parser_.emplace();
-        parser_->body_limit(limits_.max_body);
-        parser_->header_limit(static_cast<std::uint32_t>(limits_.max_header));
-        stream_.expires_after(std::chrono::seconds(limits_.idle_timeout_s));
-        bhttp::async_read(stream_, buffer_, *parser_,
-                          [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+        parser_->body_limit(limits().max_body);
+        parser_->header_limit(static_cast<std::uint32_t>(limits().max_header));
+        if (served_ && buffer_.size() == 0) return await_request();
+        read_head();
     }
 
-    void on_read(beast::error_code ec) {
+    void await_request() {
+        stream_.expires_after(limits().idle_timeout);
+        stream_.async_read_some(buffer_.prepare(16384), [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+            self->stream_.expires_never();
+            if (ec || self->closed_) return self->close();
+            self->buffer_.commit(n);
+            self->read_head();
+        });
+    }
+
+    void read_head() {
+        stream_.expires_after(limits().header_timeout);
+        bhttp::async_read_header(stream_, buffer_, *parser_,
+                                 [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_head(ec); });
+    }
+
+    // The head is in: refuse ambiguous framing before a byte of the body is read (so a body is
+    // never taken for the next request), then read the body under its own deadline.
+    void on_head(beast::error_code ec) {
         stream_.expires_never();
-        if (ec == bhttp::error::end_of_stream || ec == asio::error::operation_aborted || ec == beast::error::timeout ||
-            ec == asio::error::connection_reset || ec == asio::error::eof)
+        if (ec) return failed(ec);
+        const auto& msg = parser_->get();
+        Head h;
+        h.version = msg.version();
+        for (const auto& f : msg)
+            h.fields.emplace_back(std::string_view(f.name_string().data(), f.name_string().size()),
+                                  std::string_view(f.value().data(), f.value().size()));
+        if (auto why = framing_error(h))
+            return refuse(shared_->on_error(400, "BAD_REQUEST", "ambiguous HTTP request refused: " + *why,
+                                            std::string(msg.target())));
+        if (parser_->is_done()) return dispatch();
+        stream_.expires_after(limits().body_timeout);
+        bhttp::async_read(stream_, buffer_, *parser_,
+                          [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_body(ec); });
+    }
+
+    void on_body(beast::error_code ec) {
+        stream_.expires_never();
+        if (ec) return failed(ec);
+        dispatch();
+    }
+
+    void failed(beast::error_code ec) {
+        if (closed_ || ec == bhttp::error::end_of_stream || ec == asio::error::operation_aborted ||
+            ec == beast::error::timeout || ec == asio::error::connection_reset || ec == asio::error::eof)
             return close();
         std::string target = parser_ ? std::string(parser_->get().target()) : std::string();  // set by the request line
         if (ec == bhttp::error::body_limit)
-            return refuse((*on_error_)(413, "PAYLOAD_TOO_LARGE", "request body exceeds the 4 MiB limit", target));
+            return refuse(shared_->on_error(413, "PAYLOAD_TOO_LARGE", "request body exceeds the 4 MiB limit", target));
         if (ec == bhttp::error::header_limit)
-            return refuse((*on_error_)(431, "BAD_REQUEST", "request headers are too large", target));
-        if (ec) return refuse((*on_error_)(400, "BAD_REQUEST", "malformed HTTP request: " + ec.message(), target));
+            return refuse(shared_->on_error(431, "BAD_REQUEST", "request headers are too large", target));
+        refuse(shared_->on_error(400, "BAD_REQUEST", "malformed HTTP request: " + ec.message(), target));
+    }
 
+    void dispatch() {
         auto msg = parser_->release();
         Request req;
         req.method = std::string(msg.method_string());
@@ -176,6 +276,7 @@ private:
         req.body = std::move(msg.body());
         keep_alive_ = msg.keep_alive();
         http11_ = msg.version() >= 11;
+        served_ = true;
         auto ex = std::make_shared<Exchange>(weak_from_this(), stream_.get_executor());
         ex_ = ex;
         req.peer = ex;
@@ -184,7 +285,7 @@ private:
         auto exec = stream_.get_executor();
         // On the network thread the answer goes out at once (the send is the last thing the caller
         // waits for); from any other thread it is posted here.
-        (*handler_)(std::move(req), [self, ex, exec](Response res) {
+        shared_->handler(std::move(req), [self, ex, exec](Response res) {
             asio::dispatch(exec, [self, ex, res = std::move(res)]() mutable { self->deliver(ex, std::move(res)); });
         });
     }
@@ -192,6 +293,7 @@ private:
     // An error detected before any handler ran: answer, then drain what the client still sends.
     void refuse(Response res) {
         ex_.reset();
+        rested();
         queue(head(res, false, true, res.body.size()) + res.body);
         after_ = After::linger;
         if (!writing_) write_next();
@@ -315,25 +417,35 @@ private:
     void close() {
         if (closed_) return;
         closed_ = true;
+        leave();
         timer_.cancel();
         beast::error_code ec;
         stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
         stream_.socket().close(ec);
     }
 
+    // No request in flight any more: the newest idle connection, the last one closed for room.
+    void rested() {
+        if (seat_) shared_->admission.idle(*seat_);
+    }
+
+    void leave() {
+        if (seat_) shared_->admission.leave(*seat_);
+        seat_.reset();
+    }
+
     beast::tcp_stream stream_;
     asio::steady_timer timer_;
     beast::flat_buffer buffer_;
     std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
-    std::shared_ptr<const Handler> handler_;
-    std::shared_ptr<const ErrorResponder> on_error_;
-    Limits limits_;
+    std::shared_ptr<Shared> shared_;
+    std::optional<Admission::Seat> seat_;
     std::shared_ptr<Exchange> ex_;
     std::deque<std::string> out_;
     std::size_t queued_ = 0, drained_ = 0;
     After after_ = After::none;
     bool keep_alive_ = true, http11_ = true, chunked_ = true, stream_close_ = false;
-    bool writing_ = false, watching_ = false, resume_ = false, lingering_ = false, closed_ = false;
+    bool writing_ = false, watching_ = false, resume_ = false, lingering_ = false, closed_ = false, served_ = false;
 };
 
 void Exchange::on_disconnect(std::function<void()> fn) {
@@ -366,26 +478,66 @@ void Exchange::end() {
 struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
     asio::io_context& io;
     tcp::acceptor acceptor;
-    std::shared_ptr<const Handler> handler;
-    std::shared_ptr<const ErrorResponder> on_error;
-    Limits limits;
+    asio::steady_timer pause;
+    std::shared_ptr<Shared> shared;
+    AcceptBackoff backoff;
+    int failures = 0;  // accept() failures since the last success
 
     Impl(asio::io_context& i, Handler h, ErrorResponder e, Limits l)
-        : io(i), acceptor(i), handler(std::make_shared<const Handler>(std::move(h))),
-          on_error(std::make_shared<const ErrorResponder>(std::move(e))), limits(l) {}
+        : io(i), acceptor(i), pause(i), shared(std::make_shared<Shared>(std::move(h), std::move(e), l)) {}
 
     void accept() {
         // One thread runs `io`, so connections need no strand — and without one, a response
-        // completed on that thread is written inline (see on_read).
+        // completed on that thread is written inline (see dispatch).
         acceptor.async_accept(io.get_executor(), [self = shared_from_this()](beast::error_code ec, tcp::socket s) {
-            if (ec == asio::error::operation_aborted || !self->acceptor.is_open()) return;
-            if (!ec) {
-                beast::error_code ignored;
-                s.set_option(tcp::no_delay(true), ignored);
-                std::make_shared<Connection>(std::move(s), self->handler, self->on_error, self->limits)->start();
-            }
-            self->accept();
+            self->on_accept(ec, std::move(s));
         });
+    }
+
+    void on_accept(beast::error_code ec, tcp::socket s) {
+        if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
+        if (!ec) {
+            failures = 0;
+            backoff.reset();
+            admit(std::move(s));
+            return accept();
+        }
+        ++failures;
+        auto kind = ec.category() == boost::system::system_category() ? classify_accept_error(ec.value())
+                                                                       : AcceptFailure::other;
+        if (kind == AcceptFailure::transient && failures <= kRetriesAfterTransient) return accept();
+        // Out of descriptors: closing the connection idle the longest frees one for the client
+        // waiting; when nothing can be closed (or that did not help), pause instead of spinning.
+        if (kind == AcceptFailure::exhausted && failures <= kRetriesAfterEviction && shared->admission.evict_one())
+            return accept();
+        auto delay = backoff.next();
+        shared->accept_failed.warn("http accept failed; pausing before accepting again",
+                                   {{"error", ec.message()},
+                                    {"pause_ms", static_cast<std::int64_t>(delay.count())},
+                                    {"connections", static_cast<std::uint64_t>(shared->admission.size())}});
+        pause.expires_after(delay);
+        pause.async_wait([self = shared_from_this()](beast::error_code e) {
+            if (!e && self->acceptor.is_open()) self->accept();
+        });
+    }
+
+    // At the cap, the connection idle the longest makes room; if every one is busy (a request
+    // being handled or a stream: clients with the token), the newcomer is turned away.
+    void admit(tcp::socket s) {
+        if (shared->admission.full()) {
+            if (!shared->admission.evict_one()) {
+                shared->all_busy.warn("http connection refused: every connection is busy",
+                                      {{"max_connections", static_cast<std::uint64_t>(shared->limits.max_connections)}});
+                beast::error_code ignored;
+                s.close(ignored);
+                return;
+            }
+            shared->cap_reached.warn("http connection cap reached; closed the connection idle the longest",
+                                     {{"max_connections", static_cast<std::uint64_t>(shared->limits.max_connections)}});
+        }
+        beast::error_code ignored;
+        s.set_option(tcp::no_delay(true), ignored);
+        std::make_shared<Connection>(std::move(s), shared)->start();
     }
 };
 
@@ -423,6 +575,7 @@ void Server::stop() {
     if (!impl_) return;
     beast::error_code ec;
     impl_->acceptor.close(ec);
+    impl_->pause.cancel();
 }
 
 }  // namespace coffer::http

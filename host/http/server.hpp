@@ -1,8 +1,11 @@
-// A small async HTTP/1.1 server on Boost.Beast: loopback only, keep-alive, body limit,
-// no thread per connection (everything runs on the io_context it is given).
+// A small async HTTP/1.1 server on Boost.Beast: loopback only, keep-alive, size limits, head/body/
+// idle deadlines, a connection cap that makes room by closing the connection idle the longest,
+// framing checked before a body is read (ADR 0023); no thread per connection (everything runs
+// on the io_context it is given).
 #pragma once
 
 #include "core/result.hpp"
+#include "http/limits.hpp"
 #include "http/message.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -11,12 +14,6 @@
 #include <memory>
 
 namespace coffer::http {
-
-struct Limits {
-    std::size_t max_body = 4 * 1024 * 1024;
-    std::size_t max_header = 64 * 1024;
-    int idle_timeout_s = 120;
-};
 
 class Server {
 public:
