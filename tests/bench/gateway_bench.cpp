@@ -60,20 +60,6 @@ double us_since(Clock::time_point t0) { return std::chrono::duration<double, std
 
 double median(std::vector<double> v) { return percentile(std::move(v), 0.5); }
 
-std::string find_on_path(const std::string& name) {
-    const char* path = std::getenv("PATH");
-    std::string p = path ? path : "";
-    std::size_t start = 0;
-    while (start <= p.size()) {
-        auto end = p.find(':', start);
-        auto dir = p.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        if (!dir.empty() && ::access((fs::path(dir) / name).c_str(), X_OK) == 0) return (fs::path(dir) / name).string();
-        if (end == std::string::npos) break;
-        start = end + 1;
-    }
-    return {};
-}
-
 // A child process of `parent` (the daemon's one upstream), or -1.
 pid_t child_of(pid_t parent) {
     std::error_code ec;

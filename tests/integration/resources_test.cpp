@@ -10,13 +10,8 @@ namespace json = boost::json;
 namespace fs = std::filesystem;
 
 namespace {
-struct Fixture {
-    TempDir dir;
-    Daemon d{dir.path() / "vault"};
-    Fixture() {
-        install_test_plugins(d.vault(), {"test_kind"});
-        BOOST_REQUIRE_MESSAGE(d.start(), d.log());
-    }
+struct Fixture : StartedDaemon {
+    Fixture() : StartedDaemon({"test_kind"}) {}
     json::value req(const std::string& m, const std::string& t, const std::string& b, int expect) {
         int status = 0;
         auto v = d.call_json(m, t, b, &status);

@@ -12,13 +12,8 @@ namespace json = boost::json;
 
 namespace {
 
-struct Fixture {
-    TempDir dir;
-    Daemon d{dir.path() / "vault"};
-    Fixture() {
-        install_test_plugins(d.vault(), {"test_kind"});
-        BOOST_REQUIRE_MESSAGE(d.start(), d.log());
-    }
+struct Fixture : StartedDaemon {
+    Fixture() : StartedDaemon({"test_kind"}) {}
     // The reply's body, which must be valid JSON (UTF-8 included: boost::json::parse checks it).
     json::value call(const std::string& method, const std::string& target, const std::string& body, int expect) {
         auto r = d.call(method, target, body);

@@ -14,7 +14,6 @@
 #include <mutex>
 #include <cstdlib>
 #include <thread>
-#include <unistd.h>
 
 using namespace coffer::test;
 namespace json = boost::json;
@@ -23,23 +22,10 @@ using namespace std::chrono_literals;
 
 namespace {
 
-std::string find_node() {
-    const char* path = std::getenv("PATH");
-    std::string p = path ? path : "/usr/bin:/bin";
-    for (std::size_t start = 0; start <= p.size();) {
-        auto end = p.find(':', start);
-        if (end == std::string::npos) end = p.size();
-        auto cand = fs::path(p.substr(start, end - start)) / "node";
-        if (::access(cand.c_str(), X_OK) == 0) return cand.string();
-        start = end + 1;
-    }
-    return {};
-}
-
 // server-everything over stdio, from the e2e tests' pinned node_modules.
 std::vector<std::string> everything_argv() {
     auto js = fs::path(COFFER_SOURCE_DIR) / "tests/e2e/node_modules/@modelcontextprotocol/server-everything/dist/index.js";
-    auto node = find_node();
+    auto node = find_on_path("node");
     BOOST_REQUIRE_MESSAGE(!node.empty(), "node is not on PATH (scripts/install-node-deps.sh)");
     BOOST_REQUIRE_MESSAGE(fs::exists(js), js.string() + " is missing (scripts/install-node-deps.sh)");
     return {node, js.string(), "stdio"};

@@ -53,6 +53,12 @@ std::map<std::string, std::string> Daemon::env() const {
     return e;
 }
 
+StartedDaemon::StartedDaemon(const std::vector<std::string>& test_plugins, std::map<std::string, std::string> env)
+    : d(dir.path() / "vault", std::move(env)) {
+    if (!test_plugins.empty()) install_test_plugins(d.vault(), test_plugins);
+    if (!d.start()) throw std::runtime_error("coffer-daemon did not start:\n" + d.log());
+}
+
 std::string Daemon::log() const {
     std::ifstream in(vault_ / "daemon.stderr");
     std::stringstream ss;

@@ -62,6 +62,16 @@ private:
     std::string token_;
 };
 
+// The usual test set-up: a daemon on a fresh temporary vault with the named test plugin cases
+// installed (see install_test_plugins), started and ready. Throws with the daemon's log when it
+// does not start.
+struct StartedDaemon {
+    TempDir dir;
+    Daemon d;
+    explicit StartedDaemon(const std::vector<std::string>& test_plugins = {},
+                           std::map<std::string, std::string> env = {});
+};
+
 boost::json::value parse(const std::string& text);
 
 }  // namespace coffer::test

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <cstring>
@@ -183,6 +184,19 @@ bool pid_alive(pid_t pid) {
     if (close_paren != std::string::npos && close_paren + 2 < content.size() && content[close_paren + 2] == 'Z')
         return false;
     return true;
+}
+
+std::string find_on_path(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::string p = path ? path : "";
+    for (std::size_t start = 0; start <= p.size();) {
+        auto end = p.find(':', start);
+        if (end == std::string::npos) end = p.size();
+        auto cand = std::filesystem::path(p.substr(start, end - start)) / name;
+        if (end > start && ::access(cand.c_str(), X_OK) == 0) return cand.string();
+        start = end + 1;
+    }
+    return {};
 }
 
 std::filesystem::path bin_dir() { return COFFER_TEST_BIN_DIR; }

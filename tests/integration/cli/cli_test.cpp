@@ -116,13 +116,8 @@ struct TempVault {
 };
 
 // A fixture-started daemon with the test_kind plugin, for the command tests.
-struct WithDaemon {
-    TempDir dir;
-    Daemon d{dir.path() / "vault"};
-    WithDaemon() {
-        install_test_plugins(d.vault(), {"test_kind"});
-        BOOST_REQUIRE_MESSAGE(d.start(), d.log());
-    }
+struct WithDaemon : StartedDaemon {
+    WithDaemon() : StartedDaemon({"test_kind"}) {}
     RunResult run_cli(std::vector<std::string> args) { return cli(d.vault(), std::move(args)); }
 };
 

@@ -30,13 +30,8 @@ bool inert(const std::string& s) {
     return true;
 }
 
-struct WithDaemon {
-    TempDir dir;
-    Daemon d{dir.path() / "vault"};
-    WithDaemon() {
-        install_test_plugins(d.vault(), {"test_kind"});
-        BOOST_REQUIRE_MESSAGE(d.start(), d.log());
-    }
+struct WithDaemon : StartedDaemon {
+    WithDaemon() : StartedDaemon({"test_kind"}) {}
 };
 
 // A vault with no daemon, where the CLI may not start one: a usage error (exit 2) proves the

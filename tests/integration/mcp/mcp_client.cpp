@@ -141,9 +141,4 @@ void add_stdio_server(Daemon& d, const std::string& name, const std::string& com
     if (r.status != 201) throw std::runtime_error("cannot create mcp_server:" + name + ": " + r.body);
 }
 
-EchoDaemon::EchoDaemon(std::map<std::string, std::string> env) : d(dir.path() / "vault", std::move(env)) {
-    install_test_plugins(d.vault(), {"mcp_echo"});
-    if (!d.start()) throw std::runtime_error("coffer-daemon did not start:\n" + d.log());
-}
-
 }  // namespace coffer::test

@@ -66,10 +66,8 @@ void add_stdio_server(Daemon& d, const std::string& name, const std::string& com
 
 // A real daemon on a temporary vault with the mcp_echo provider plugin installed, started and
 // ready (throws with the daemon's log when it does not start).
-struct EchoDaemon {
-    TempDir dir;
-    Daemon d;
-    explicit EchoDaemon(std::map<std::string, std::string> env = {});
+struct EchoDaemon : StartedDaemon {
+    explicit EchoDaemon(std::map<std::string, std::string> env = {}) : StartedDaemon({"mcp_echo"}, std::move(env)) {}
 };
 
 }  // namespace coffer::test

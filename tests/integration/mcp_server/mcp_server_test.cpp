@@ -11,10 +11,7 @@ using namespace coffer::test;
 namespace json = boost::json;
 
 namespace {
-struct Fixture {
-    TempDir dir;
-    Daemon d{dir.path() / "vault"};
-    Fixture() { BOOST_REQUIRE_MESSAGE(d.start(), d.log()); }
+struct Fixture : StartedDaemon {
     json::value req(const std::string& m, const std::string& t, const std::string& b, int expect) {
         int status = 0;
         auto v = d.call_json(m, t, b, &status);
