@@ -95,11 +95,13 @@ private:
     std::vector<std::function<void()>> callbacks_;
 };
 
+std::atomic<std::uint64_t> g_next_connection{1};
+
 class Connection : public std::enable_shared_from_this<Connection> {
 public:
     Connection(tcp::socket s, std::shared_ptr<const Handler> h, std::shared_ptr<const ErrorResponder> e, Limits l)
         : stream_(std::move(s)), timer_(stream_.get_executor()), handler_(std::move(h)), on_error_(std::move(e)),
-          limits_(l) {}
+          limits_(l), number_(g_next_connection.fetch_add(1, std::memory_order_relaxed)) {}
 
     void start() { read(); }
 
@@ -174,6 +176,7 @@ private:
             req.headers[name] = std::string(f.value());
         }
         req.body = std::move(msg.body());
+        req.connection = number_;
         keep_alive_ = msg.keep_alive();
         http11_ = msg.version() >= 11;
         auto ex = std::make_shared<Exchange>(weak_from_this(), stream_.get_executor());
@@ -328,6 +331,7 @@ private:
     std::shared_ptr<const Handler> handler_;
     std::shared_ptr<const ErrorResponder> on_error_;
     Limits limits_;
+    std::uint64_t number_;  // Request::connection
     std::shared_ptr<Exchange> ex_;
     std::deque<std::string> out_;
     std::size_t queued_ = 0, drained_ = 0;
