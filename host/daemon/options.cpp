@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 
 namespace coffer::daemon {
@@ -27,6 +29,60 @@ core::Result<int> parse_count(const std::string& what, const std::string& s, lon
     return core::Error::make(core::code::bad_request, "invalid " + what + " '" + s + "' (expected " +
                                                           std::to_string(min) + "-" + std::to_string(max) + ")");
 }
+// "R/B": R new sessions per second (> 0), a burst of B (>= 1).
+core::Result<SessionRate> parse_rate(const std::string& s) {
+    auto bad = core::Error::make(core::code::bad_request,
+                                 "invalid MCP session rate '" + s + "' (expected R/B, e.g. 20/100: R per second, burst B)");
+    auto slash = s.find('/');
+    if (slash == std::string::npos) return bad;
+    try {
+        std::size_t used = 0;
+        SessionRate r;
+        auto rate = s.substr(0, slash), burst = s.substr(slash + 1);
+        r.per_second = std::stod(rate, &used);
+        if (used != rate.size() || !(r.per_second > 0) || r.per_second > 1e6) return bad;
+        long b = std::stol(burst, &used);
+        if (used != burst.size() || b < 1 || b > 1000000) return bad;
+        r.burst = static_cast<double>(b);
+        return r;
+    } catch (...) {
+        return bad;
+    }
+}
+
+// The MCP session settings, from a flag or its environment variable.
+core::Result<void> set_mcp(Options& o, const std::string& key, const std::string& v) {
+    if (key == "max-sessions") {
+        auto n = parse_count("MCP session limit", v, 1, 1000000);
+        if (!n) return n.error();
+        o.mcp_max_sessions = *n;
+    } else if (key == "session-grace") {
+        auto n = parse_count("MCP session grace", v, 1, 3600);
+        if (!n) return n.error();
+        o.mcp_session_grace_s = *n;
+    } else if (key == "session-rate") {
+        o.mcp_session_rate_off = v == "off" || v == "0";
+        if (o.mcp_session_rate_off) return {};
+        auto comma = v.find(',');
+        auto all = parse_rate(v.substr(0, comma));
+        if (!all) return all.error();
+        o.mcp_session_rate = *all;
+        if (comma != std::string::npos) {
+            auto one = parse_rate(v.substr(comma + 1));
+            if (!one) return one.error();
+            o.mcp_connection_rate = *one;
+        }
+    }
+    return {};
+}
+
+struct McpSetting {
+    const char* key;
+    const char* env;
+};
+constexpr McpSetting kMcpSettings[] = {{"max-sessions", "COFFER_MCP_MAX_SESSIONS"},
+                                       {"session-grace", "COFFER_MCP_SESSION_GRACE"},
+                                       {"session-rate", "COFFER_MCP_SESSION_RATE"}};
 }  // namespace
 
 const char* usage() {
@@ -37,7 +93,14 @@ const char* usage() {
            "                    0 = any free port)\n"
            "  --plugin-dir DIR  also load plugins from DIR (also $COFFER_PLUGIN_PATH, colon-separated)\n"
            "  --log-stderr      echo log lines to stderr\n"
-           "  --mcp-idle-timeout S  end MCP sessions idle for S seconds (default $COFFER_MCP_IDLE_TIMEOUT, else 1800)\n";
+           "  --mcp-idle-timeout S  end MCP sessions idle for S seconds (default $COFFER_MCP_IDLE_TIMEOUT, else 1800)\n"
+           "  --mcp-max-sessions N  at most N MCP sessions; at the limit the least recently used idle one gives\n"
+           "                    way (default $COFFER_MCP_MAX_SESSIONS, else 1000)\n"
+           "  --mcp-session-grace S end a session when nothing follows its initialize within S seconds\n"
+           "                    (default $COFFER_MCP_SESSION_GRACE, else 15)\n"
+           "  --mcp-session-rate R/B[,R/B]  new MCP sessions per second and burst over HTTP (the local socket\n"
+           "                    has its own bucket of the same size), then per HTTP connection; off = no limit\n"
+           "                    (default $COFFER_MCP_SESSION_RATE, else 20/100,5/20)\n";
 }
 
 core::Result<Options> parse_options(int argc, char** argv) {
@@ -69,6 +132,9 @@ core::Result<Options> parse_options(int argc, char** argv) {
         if (!v) return v.error();
         o.mcp_page_size = *v;
     }
+    for (auto& m : kMcpSettings)
+        if (const char* v = std::getenv(m.env); v && *v)
+            if (auto r = set_mcp(o, m.key, v); !r) return r.error();
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto value = [&](const char* name) -> core::Result<std::string> {
@@ -95,6 +161,12 @@ core::Result<Options> parse_options(int argc, char** argv) {
             auto t = parse_count("MCP idle timeout", *v, 1, 7 * 24 * 3600);
             if (!t) return t.error();
             o.mcp_idle_timeout_s = *t;
+        } else if (a.rfind("--mcp-", 0) == 0 &&
+                   std::any_of(std::begin(kMcpSettings), std::end(kMcpSettings),
+                               [&](const McpSetting& m) { return a.substr(6) == m.key; })) {
+            auto v = value(a.c_str());
+            if (!v) return v.error();
+            if (auto r = set_mcp(o, a.substr(6), *v); !r) return r.error();
         } else if (a == "--log-stderr") {
             o.log_stderr = true;
         } else if (a == "--help" || a == "-h") {
