@@ -140,6 +140,7 @@ core::Result<void> App::start_resources() {
     cfg.page_size = static_cast<std::size_t>(opt_.mcp_page_size);
     if (opt_.mcp_max_sessions) cfg.max_sessions = static_cast<std::size_t>(*opt_.mcp_max_sessions);
     if (opt_.mcp_session_grace_s) cfg.session_grace = std::chrono::seconds(*opt_.mcp_session_grace_s);
+    if (opt_.mcp_list_timeout_ms) cfg.list_timeout = std::chrono::milliseconds(*opt_.mcp_list_timeout_ms);
     if (opt_.mcp_session_rate_off) {
         cfg.http_sessions = cfg.connection_sessions = cfg.local_sessions = mcp::Rate{};
     } else {

@@ -50,7 +50,7 @@ core::Result<SessionRate> parse_rate(const std::string& s) {
     }
 }
 
-// The MCP session settings, from a flag or its environment variable.
+// The MCP session and listing settings, from a flag or its environment variable.
 core::Result<void> set_mcp(Options& o, const std::string& key, const std::string& v) {
     if (key == "max-sessions") {
         auto n = parse_count("MCP session limit", v, 1, 1000000);
@@ -60,6 +60,10 @@ core::Result<void> set_mcp(Options& o, const std::string& key, const std::string
         auto n = parse_count("MCP session grace", v, 1, 3600);
         if (!n) return n.error();
         o.mcp_session_grace_s = *n;
+    } else if (key == "list-timeout") {
+        auto n = parse_count("MCP list timeout", v, 100, 600000);
+        if (!n) return n.error();
+        o.mcp_list_timeout_ms = *n;
     } else if (key == "session-rate") {
         o.mcp_session_rate_off = v == "off" || v == "0";
         if (o.mcp_session_rate_off) return {};
@@ -82,7 +86,8 @@ struct McpSetting {
 };
 constexpr McpSetting kMcpSettings[] = {{"max-sessions", "COFFER_MCP_MAX_SESSIONS"},
                                        {"session-grace", "COFFER_MCP_SESSION_GRACE"},
-                                       {"session-rate", "COFFER_MCP_SESSION_RATE"}};
+                                       {"session-rate", "COFFER_MCP_SESSION_RATE"},
+                                       {"list-timeout", "COFFER_MCP_LIST_TIMEOUT_MS"}};
 }  // namespace
 
 const char* usage() {
@@ -100,7 +105,9 @@ const char* usage() {
            "                    (default $COFFER_MCP_SESSION_GRACE, else 15)\n"
            "  --mcp-session-rate R/B[,R/B]  new MCP sessions per second and burst over HTTP (the local socket\n"
            "                    has its own bucket of the same size), then per HTTP connection; off = no limit\n"
-           "                    (default $COFFER_MCP_SESSION_RATE, else 20/100,5/20)\n";
+           "                    (default $COFFER_MCP_SESSION_RATE, else 20/100,5/20)\n"
+           "  --mcp-list-timeout MS  leave a server that has not listed within MS out of that list\n"
+           "                    (default $COFFER_MCP_LIST_TIMEOUT_MS, else 5000)\n";
 }
 
 core::Result<Options> parse_options(int argc, char** argv) {

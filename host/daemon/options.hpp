@@ -26,13 +26,14 @@ struct Options {
     bool log_stderr = false;                     // --log-stderr (default: when stderr is a terminal)
     int mcp_idle_timeout_s = 1800;               // --mcp-idle-timeout, $COFFER_MCP_IDLE_TIMEOUT (seconds)
     int mcp_page_size = 500;                     // $COFFER_MCP_PAGE_SIZE: items per MCP list page
-    // Session admission (ADR 0024); unset = the gateway's defaults (mcp/config.hpp).
+    // Session admission and listing (ADR 0024); unset = the gateway's defaults (mcp/config.hpp).
     std::optional<int> mcp_max_sessions;         // --mcp-max-sessions, $COFFER_MCP_MAX_SESSIONS
     std::optional<int> mcp_session_grace_s;      // --mcp-session-grace, $COFFER_MCP_SESSION_GRACE (seconds)
     // --mcp-session-rate, $COFFER_MCP_SESSION_RATE: "R/B" for all HTTP connections together (and,
     // in its own bucket, the local socket), ",R/B" after it for one HTTP connection; "off" = none.
     std::optional<SessionRate> mcp_session_rate, mcp_connection_rate;
     bool mcp_session_rate_off = false;
+    std::optional<int> mcp_list_timeout_ms;      // --mcp-list-timeout, $COFFER_MCP_LIST_TIMEOUT_MS: per server
     bool help = false;
     bool version = false;
 };

@@ -12,7 +12,8 @@ namespace coffer::mcp {
 struct Config {
     std::chrono::milliseconds idle_timeout{std::chrono::minutes(30)};  // a session without calls ends
     std::chrono::milliseconds cache_ttl{std::chrono::seconds(60)};     // per session, per provider list
-    std::chrono::milliseconds list_timeout{std::chrono::seconds(30)};  // a provider slower than this is left out
+    std::chrono::milliseconds list_timeout{std::chrono::seconds(5)};   // per provider: slower ones are left out of a list
+    std::chrono::milliseconds probe_timeout{std::chrono::seconds(30)}; // one server's live listing (REST, CLI)
     std::chrono::milliseconds keepalive{std::chrono::seconds(20)};     // SSE comment on idle streams
     std::chrono::milliseconds input_ttl{std::chrono::minutes(5)};      // 2026-07-28 input_required retry window
     std::size_t page_size = 500;      // items per downstream list page

@@ -64,7 +64,7 @@ public:
         env_.invocations = log;
     }
     // probe.cpp — what one server lists right now, through a short-lived provider session of the
-    // gateway's own. Any thread; `done` runs once on the network thread, within the list timeout
+    // gateway's own. Any thread; `done` runs once on the network thread, within the probe timeout
     // (not at all when the daemon stops first).
     struct Listed {
         std::string name, description;  // the provider's own name (or URI)
