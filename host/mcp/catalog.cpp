@@ -1,6 +1,9 @@
+// Aggregated lists: the fan-out to every visible provider under one deadline, their pages, the
+// per-session cache, late lists kept and announced, and the merged, paged answer (catalog.hpp).
 #include "mcp/catalog.hpp"
 
 #include "core/log.hpp"
+#include "curation/curation.hpp"
 #include "mcp/curate.hpp"
 #include "mcp/builtin_search.hpp"
 #include "mcp/names.hpp"
@@ -258,6 +261,13 @@ void Catalog::run(Session& s, const std::shared_ptr<Job>& job, const std::string
         if (ec) return;
         if (auto j = w.lock()) finish(j);
     });
+    // Servers that have listed before (curation has seen their capabilities) are asked first: a
+    // plugin starts only so many upstreams at once, and those known to work should not wait
+    // behind hundreds that may be broken.
+    if (job->curator)
+        std::stable_partition(to_fetch.begin(), to_fetch.end(), [&](const auto& f) {
+            return job->curator->server(vis.list[f.first]->name) != nullptr;
+        });
     for (auto& [i, link] : to_fetch) fetch(job, i, link, {}, 0);
 }
 
