@@ -264,8 +264,8 @@ void Connection::fail_start(const Failure& f, bool runner_missing, bool count_fa
 }
 
 void Connection::release_start() {
-    if (hold_timer_) hold_timer_->cancel();
     if (!start_ticket_) return;
+    if (hold_timer_) hold_timer_->cancel();
     auto t = start_ticket_;
     start_ticket_ = 0;
     up_->runtime().starts().leave(t);
