@@ -50,9 +50,13 @@ core::Result<SessionRate> parse_rate(const std::string& s) {
     }
 }
 
-// The MCP session and listing settings, from a flag or its environment variable.
+// The MCP settings that have both a flag (--mcp-<key>) and an environment variable.
 core::Result<void> set_mcp(Options& o, const std::string& key, const std::string& v) {
-    if (key == "max-sessions") {
+    if (key == "idle-timeout") {
+        auto n = parse_count("MCP idle timeout", v, 1, 7 * 24 * 3600);
+        if (!n) return n.error();
+        o.mcp_idle_timeout_s = *n;
+    } else if (key == "max-sessions") {
         auto n = parse_count("MCP session limit", v, 1, 1000000);
         if (!n) return n.error();
         o.mcp_max_sessions = *n;
@@ -65,8 +69,10 @@ core::Result<void> set_mcp(Options& o, const std::string& key, const std::string
         if (!n) return n.error();
         o.mcp_list_timeout_ms = *n;
     } else if (key == "session-rate") {
-        o.mcp_session_rate_off = v == "off" || v == "0";
-        if (o.mcp_session_rate_off) return {};
+        if (v == "off" || v == "0") {  // unlimited
+            o.mcp_session_rate = o.mcp_connection_rate = SessionRate{};
+            return {};
+        }
         auto comma = v.find(',');
         auto all = parse_rate(v.substr(0, comma));
         if (!all) return all.error();
@@ -84,7 +90,8 @@ struct McpSetting {
     const char* key;
     const char* env;
 };
-constexpr McpSetting kMcpSettings[] = {{"max-sessions", "COFFER_MCP_MAX_SESSIONS"},
+constexpr McpSetting kMcpSettings[] = {{"idle-timeout", "COFFER_MCP_IDLE_TIMEOUT"},
+                                       {"max-sessions", "COFFER_MCP_MAX_SESSIONS"},
                                        {"session-grace", "COFFER_MCP_SESSION_GRACE"},
                                        {"session-rate", "COFFER_MCP_SESSION_RATE"},
                                        {"list-timeout", "COFFER_MCP_LIST_TIMEOUT_MS"}};
@@ -129,11 +136,6 @@ core::Result<Options> parse_options(int argc, char** argv) {
             i = j + 1;
         }
     }
-    if (const char* t = std::getenv("COFFER_MCP_IDLE_TIMEOUT"); t && *t) {
-        auto v = parse_count("MCP idle timeout", t, 1, 7 * 24 * 3600);
-        if (!v) return v.error();
-        o.mcp_idle_timeout_s = *v;
-    }
     if (const char* t = std::getenv("COFFER_MCP_PAGE_SIZE"); t && *t) {
         auto v = parse_count("MCP page size", t, 1, 100000);
         if (!v) return v.error();
@@ -162,12 +164,6 @@ core::Result<Options> parse_options(int argc, char** argv) {
             auto v = value("--plugin-dir");
             if (!v) return v.error();
             o.plugin_dirs.emplace_back(*v);
-        } else if (a == "--mcp-idle-timeout") {
-            auto v = value("--mcp-idle-timeout");
-            if (!v) return v.error();
-            auto t = parse_count("MCP idle timeout", *v, 1, 7 * 24 * 3600);
-            if (!t) return t.error();
-            o.mcp_idle_timeout_s = *t;
         } else if (a.rfind("--mcp-", 0) == 0 &&
                    std::any_of(std::begin(kMcpSettings), std::end(kMcpSettings),
                                [&](const McpSetting& m) { return a.substr(6) == m.key; })) {

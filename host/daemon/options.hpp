@@ -30,9 +30,9 @@ struct Options {
     std::optional<int> mcp_max_sessions;         // --mcp-max-sessions, $COFFER_MCP_MAX_SESSIONS
     std::optional<int> mcp_session_grace_s;      // --mcp-session-grace, $COFFER_MCP_SESSION_GRACE (seconds)
     // --mcp-session-rate, $COFFER_MCP_SESSION_RATE: "R/B" for all HTTP connections together (and,
-    // in its own bucket, the local socket), ",R/B" after it for one HTTP connection; "off" = none.
+    // in its own bucket, the local socket), ",R/B" after it for one HTTP connection; "off" sets
+    // both to unlimited.
     std::optional<SessionRate> mcp_session_rate, mcp_connection_rate;
-    bool mcp_session_rate_off = false;
     std::optional<int> mcp_list_timeout_ms;      // --mcp-list-timeout, $COFFER_MCP_LIST_TIMEOUT_MS: per server
     bool help = false;
     bool version = false;
