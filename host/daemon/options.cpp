@@ -50,38 +50,31 @@ core::Result<SessionRate> parse_rate(const std::string& s) {
     }
 }
 
-// The MCP settings that have both a flag (--mcp-<key>) and an environment variable.
+// The MCP settings that have both a flag (--mcp-<key>) and an environment variable (kMcpSettings).
 core::Result<void> set_mcp(Options& o, const std::string& key, const std::string& v) {
-    if (key == "idle-timeout") {
-        auto n = parse_count("MCP idle timeout", v, 1, 7 * 24 * 3600);
+    auto count = [&v](const char* what, long min, long max, auto& into) -> core::Result<void> {
+        auto n = parse_count(what, v, min, max);
         if (!n) return n.error();
-        o.mcp_idle_timeout_s = *n;
-    } else if (key == "max-sessions") {
-        auto n = parse_count("MCP session limit", v, 1, 1000000);
-        if (!n) return n.error();
-        o.mcp_max_sessions = *n;
-    } else if (key == "session-grace") {
-        auto n = parse_count("MCP session grace", v, 1, 3600);
-        if (!n) return n.error();
-        o.mcp_session_grace_s = *n;
-    } else if (key == "list-timeout") {
-        auto n = parse_count("MCP list timeout", v, 100, 600000);
-        if (!n) return n.error();
-        o.mcp_list_timeout_ms = *n;
-    } else if (key == "session-rate") {
-        if (v == "off" || v == "0") {  // unlimited
-            o.mcp_session_rate = o.mcp_connection_rate = SessionRate{};
-            return {};
-        }
-        auto comma = v.find(',');
-        auto all = parse_rate(v.substr(0, comma));
-        if (!all) return all.error();
-        o.mcp_session_rate = *all;
-        if (comma != std::string::npos) {
-            auto one = parse_rate(v.substr(comma + 1));
-            if (!one) return one.error();
-            o.mcp_connection_rate = *one;
-        }
+        into = *n;
+        return {};
+    };
+    if (key == "idle-timeout") return count("MCP idle timeout", 1, 7 * 24 * 3600, o.mcp_idle_timeout_s);
+    if (key == "max-sessions") return count("MCP session limit", 1, 1000000, o.mcp_max_sessions);
+    if (key == "session-grace") return count("MCP session grace", 1, 3600, o.mcp_session_grace_s);
+    if (key == "list-timeout") return count("MCP list timeout", 100, 600000, o.mcp_list_timeout_ms);
+    // What is left is session-rate (keys come from kMcpSettings only).
+    if (v == "off" || v == "0") {  // unlimited
+        o.mcp_session_rate = o.mcp_connection_rate = SessionRate{};
+        return {};
+    }
+    auto comma = v.find(',');
+    auto all = parse_rate(v.substr(0, comma));
+    if (!all) return all.error();
+    o.mcp_session_rate = *all;
+    if (comma != std::string::npos) {
+        auto one = parse_rate(v.substr(comma + 1));
+        if (!one) return one.error();
+        o.mcp_connection_rate = *one;
     }
     return {};
 }
