@@ -170,6 +170,11 @@ core::Result<void> App::start_resources() {
     mcp::Config cfg;
     cfg.idle_timeout = std::chrono::seconds(opt_.mcp_idle_timeout_s);
     cfg.page_size = static_cast<std::size_t>(opt_.mcp_page_size);
+    if (opt_.mcp_max_sessions) cfg.max_sessions = static_cast<std::size_t>(*opt_.mcp_max_sessions);
+    if (opt_.mcp_session_grace_s) cfg.session_grace = std::chrono::seconds(*opt_.mcp_session_grace_s);
+    if (opt_.mcp_list_timeout_ms) cfg.list_timeout = std::chrono::milliseconds(*opt_.mcp_list_timeout_ms);
+    if (auto& r = opt_.mcp_session_rate) cfg.http_sessions = cfg.local_sessions = mcp::Rate{r->per_second, r->burst};
+    if (auto& r = opt_.mcp_connection_rate) cfg.connection_sessions = mcp::Rate{r->per_second, r->burst};
     cfg.machine = resources_->machine();
     cfg.server_version = COFFER_VERSION;
     gateway_ = std::make_unique<mcp::Gateway>(net_, resources_->providers(), std::move(cfg));

@@ -125,7 +125,7 @@ core::Result<int> int_query(const http::Request& r, const char* key, int def, in
 
 void add_curation_routes(api::Api& api, CurationDeps deps) {
     auto d = std::make_shared<CurationDeps>(deps);
-    // The live listing starts the server and waits for it (up to the list timeout): the service
+    // The live listing starts the server and waits for it (up to the probe timeout): the service
     // thread is not held meanwhile, so other REST calls go on.
     api.add_async_route(
         "GET", "/api/v1/mcp/servers/{server}/capabilities",

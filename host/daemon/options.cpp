@@ -3,8 +3,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <iterator>
 #include <string>
 
 namespace coffer::daemon {
@@ -53,6 +55,66 @@ const std::vector<HttpOption>& http_options() {
     };
     return all;
 }
+
+// "R/B": R new sessions per second (> 0), a burst of B (>= 1).
+core::Result<SessionRate> parse_rate(const std::string& s) {
+    auto bad = core::Error::make(core::code::bad_request,
+                                 "invalid MCP session rate '" + s + "' (expected R/B, e.g. 20/100: R per second, burst B)");
+    auto slash = s.find('/');
+    if (slash == std::string::npos) return bad;
+    try {
+        std::size_t used = 0;
+        SessionRate r;
+        auto rate = s.substr(0, slash), burst = s.substr(slash + 1);
+        r.per_second = std::stod(rate, &used);
+        if (used != rate.size() || !(r.per_second > 0) || r.per_second > 1e6) return bad;
+        long b = std::stol(burst, &used);
+        if (used != burst.size() || b < 1 || b > 1000000) return bad;
+        r.burst = static_cast<double>(b);
+        return r;
+    } catch (...) {
+        return bad;
+    }
+}
+
+// The MCP settings that have both a flag (--mcp-<key>) and an environment variable (kMcpSettings).
+core::Result<void> set_mcp(Options& o, const std::string& key, const std::string& v) {
+    auto count = [&v](const char* what, long min, long max, auto& into) -> core::Result<void> {
+        auto n = parse_count(what, v, min, max);
+        if (!n) return n.error();
+        into = *n;
+        return {};
+    };
+    if (key == "idle-timeout") return count("MCP idle timeout", 1, 7 * 24 * 3600, o.mcp_idle_timeout_s);
+    if (key == "max-sessions") return count("MCP session limit", 1, 1000000, o.mcp_max_sessions);
+    if (key == "session-grace") return count("MCP session grace", 1, 3600, o.mcp_session_grace_s);
+    if (key == "list-timeout") return count("MCP list timeout", 100, 600000, o.mcp_list_timeout_ms);
+    // What is left is session-rate (keys come from kMcpSettings only).
+    if (v == "off" || v == "0") {  // unlimited
+        o.mcp_session_rate = o.mcp_connection_rate = SessionRate{};
+        return {};
+    }
+    auto comma = v.find(',');
+    auto all = parse_rate(v.substr(0, comma));
+    if (!all) return all.error();
+    o.mcp_session_rate = *all;
+    if (comma != std::string::npos) {
+        auto one = parse_rate(v.substr(comma + 1));
+        if (!one) return one.error();
+        o.mcp_connection_rate = *one;
+    }
+    return {};
+}
+
+struct McpSetting {
+    const char* key;
+    const char* env;
+};
+constexpr McpSetting kMcpSettings[] = {{"idle-timeout", "COFFER_MCP_IDLE_TIMEOUT"},
+                                       {"max-sessions", "COFFER_MCP_MAX_SESSIONS"},
+                                       {"session-grace", "COFFER_MCP_SESSION_GRACE"},
+                                       {"session-rate", "COFFER_MCP_SESSION_RATE"},
+                                       {"list-timeout", "COFFER_MCP_LIST_TIMEOUT_MS"}};
 }  // namespace
 
 const char* usage() {
@@ -71,7 +133,16 @@ const char* usage() {
            "  --http-idle-timeout-ms MS    close a keep-alive connection idle for MS between requests\n"
            "                               (default $COFFER_HTTP_IDLE_TIMEOUT_MS, else 60000)\n"
            "  --http-max-connections N     at most N open connections; at the cap the one idle longest is closed\n"
-           "                               (default $COFFER_HTTP_MAX_CONNECTIONS, else 512)\n";
+           "                               (default $COFFER_HTTP_MAX_CONNECTIONS, else 512)\n"
+           "  --mcp-max-sessions N  at most N MCP sessions; at the limit the least recently used idle one gives\n"
+           "                    way (default $COFFER_MCP_MAX_SESSIONS, else 1000)\n"
+           "  --mcp-session-grace S end a session when nothing follows its initialize within S seconds\n"
+           "                    (default $COFFER_MCP_SESSION_GRACE, else 15)\n"
+           "  --mcp-session-rate R/B[,R/B]  new MCP sessions per second and burst over HTTP (the local socket\n"
+           "                    has its own bucket of the same size), then per HTTP connection; off = no limit\n"
+           "                    (default $COFFER_MCP_SESSION_RATE, else 20/100,5/20)\n"
+           "  --mcp-list-timeout MS  leave a server that has not listed within MS out of that list\n"
+           "                    (default $COFFER_MCP_LIST_TIMEOUT_MS, else 5000)\n";
 }
 
 core::Result<Options> parse_options(int argc, char** argv) {
@@ -93,11 +164,6 @@ core::Result<Options> parse_options(int argc, char** argv) {
             i = j + 1;
         }
     }
-    if (const char* t = std::getenv("COFFER_MCP_IDLE_TIMEOUT"); t && *t) {
-        auto v = parse_count("MCP idle timeout", t, 1, 7 * 24 * 3600);
-        if (!v) return v.error();
-        o.mcp_idle_timeout_s = *v;
-    }
     if (const char* t = std::getenv("COFFER_MCP_PAGE_SIZE"); t && *t) {
         auto v = parse_count("MCP page size", t, 1, 100000);
         if (!v) return v.error();
@@ -110,6 +176,9 @@ core::Result<Options> parse_options(int argc, char** argv) {
             h.set(o.http, *v);
         }
     }
+    for (auto& m : kMcpSettings)
+        if (const char* v = std::getenv(m.env); v && *v)
+            if (auto r = set_mcp(o, m.key, v); !r) return r.error();
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         const HttpOption* http_flag = nullptr;
@@ -133,12 +202,12 @@ core::Result<Options> parse_options(int argc, char** argv) {
             auto v = value("--plugin-dir");
             if (!v) return v.error();
             o.plugin_dirs.emplace_back(*v);
-        } else if (a == "--mcp-idle-timeout") {
-            auto v = value("--mcp-idle-timeout");
+        } else if (a.rfind("--mcp-", 0) == 0 &&
+                   std::any_of(std::begin(kMcpSettings), std::end(kMcpSettings),
+                               [&](const McpSetting& m) { return a.substr(6) == m.key; })) {
+            auto v = value(a.c_str());
             if (!v) return v.error();
-            auto t = parse_count("MCP idle timeout", *v, 1, 7 * 24 * 3600);
-            if (!t) return t.error();
-            o.mcp_idle_timeout_s = *t;
+            if (auto r = set_mcp(o, a.substr(6), *v); !r) return r.error();
         } else if (http_flag) {
             auto v = value(http_flag->flag);
             if (!v) return v.error();

@@ -14,6 +14,12 @@ namespace coffer::daemon {
 inline constexpr std::uint16_t kDefaultPort = 38470;
 inline constexpr int kPortFallbacks = 9;
 
+// New MCP sessions per second and the burst kept (0 = unlimited).
+struct SessionRate {
+    double per_second = 0;
+    double burst = 0;
+};
+
 struct Options {
     std::filesystem::path home;                  // --home, $COFFER_HOME, ~/.coffer
     std::optional<std::uint16_t> port;           // --port, $COFFER_PORT (0 = any free port)
@@ -24,6 +30,14 @@ struct Options {
     // Deadlines and the connection cap: --http-{header,body,idle}-timeout-ms, --http-max-connections,
     // $COFFER_HTTP_{HEADER,BODY,IDLE}_TIMEOUT_MS, $COFFER_HTTP_MAX_CONNECTIONS (defaults in limits.hpp).
     http::Limits http;
+    // Session admission and listing (ADR 0024); unset = the gateway's defaults (mcp/config.hpp).
+    std::optional<int> mcp_max_sessions;         // --mcp-max-sessions, $COFFER_MCP_MAX_SESSIONS
+    std::optional<int> mcp_session_grace_s;      // --mcp-session-grace, $COFFER_MCP_SESSION_GRACE (seconds)
+    // --mcp-session-rate, $COFFER_MCP_SESSION_RATE: "R/B" for all HTTP connections together (and,
+    // in its own bucket, the local socket), ",R/B" after it for one HTTP connection; "off" sets
+    // both to unlimited.
+    std::optional<SessionRate> mcp_session_rate, mcp_connection_rate;
+    std::optional<int> mcp_list_timeout_ms;      // --mcp-list-timeout, $COFFER_MCP_LIST_TIMEOUT_MS: per server
     bool help = false;
     bool version = false;
 };

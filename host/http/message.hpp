@@ -1,6 +1,7 @@
 // Plain request/response values, so only server.cpp sees Boost.Beast.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -37,6 +38,7 @@ struct Request {
     std::map<std::string, std::string> headers; // lower-case names
     std::string body;
     std::shared_ptr<Peer> peer;                 // the connection this came on (never null from the server)
+    std::uint64_t connection = 0;               // that connection's number, unique in this process (0: none)
 
     const std::string* header(const std::string& lower_name) const {
         auto it = headers.find(lower_name);

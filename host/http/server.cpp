@@ -140,10 +140,13 @@ private:
     std::vector<std::function<void()>> callbacks_;
 };
 
+std::atomic<std::uint64_t> g_next_connection{1};
+
 class Connection final : public Occupant, public std::enable_shared_from_this<Connection> {
 public:
     Connection(tcp::socket s, std::shared_ptr<Shared> shared)
-        : stream_(std::move(s)), timer_(stream_.get_executor()), shared_(std::move(shared)) {}
+        : stream_(std::move(s)), timer_(stream_.get_executor()), shared_(std::move(shared)),
+          number_(g_next_connection.fetch_add(1, std::memory_order_relaxed)) {}
     ~Connection() override { leave(); }
 
     void start() {
@@ -274,6 +277,7 @@ private:
             req.headers[name] = std::string(f.value());
         }
         req.body = std::move(msg.body());
+        req.connection = number_;
         keep_alive_ = msg.keep_alive();
         http11_ = msg.version() >= 11;
         served_ = true;
@@ -440,6 +444,7 @@ private:
     std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
     std::shared_ptr<Shared> shared_;
     std::optional<Admission::Seat> seat_;
+    std::uint64_t number_;  // Request::connection
     std::shared_ptr<Exchange> ex_;
     std::deque<std::string> out_;
     std::size_t queued_ = 0, drained_ = 0;

@@ -1,12 +1,16 @@
+// Aggregated lists: the fan-out to every visible provider under one deadline, their pages, the
+// per-session cache, late lists kept and announced, and the merged, paged answer (catalog.hpp).
 #include "mcp/catalog.hpp"
 
 #include "core/log.hpp"
+#include "curation/curation.hpp"
 #include "mcp/curate.hpp"
 #include "mcp/builtin_search.hpp"
 #include "mcp/names.hpp"
 #include "mcp/raw_json.hpp"
 #include "mcp/session.hpp"
 
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/json.hpp>
 
@@ -48,16 +52,17 @@ struct Catalog::Job : std::enable_shared_from_this<Catalog::Job> {
     std::string method;
     std::size_t offset = 0;
     std::vector<std::vector<std::pair<std::string, std::string>>> per;  // per visible provider, in name order
-    std::size_t pending = 0;
+    std::vector<char> listed;                                           // per provider: its answer is in `per`
+    std::size_t pending = 0, failed = 0;
     bool finished = false;
-    std::unique_ptr<boost::asio::steady_timer> timer;
-    std::vector<std::pair<std::weak_ptr<Link>, coffer_call*>> inflight;
+    std::unique_ptr<boost::asio::steady_timer> timer;  // the deadline every provider's listing has
     std::size_t page_size = 0;
     long long ttl_ms = 0;
     std::function<void(const std::string& result_body)> respond;
     Visible vis;                                  // the providers, by index as in `per`
     curation::Curation* curator = nullptr;        // hides disabled capabilities (G-20)
     std::function<void(const Catalog::Items&)> collect;  // instead of respond: the whole list
+    std::function<void()> announce;  // a provider left out listed late: tell the client to list again
 };
 
 std::string_view Catalog::items_member(std::string_view method) {
@@ -84,13 +89,30 @@ std::optional<std::pair<std::string, std::string>> Catalog::expose(std::string_v
 
 namespace {
 
+// Which providers an answer leaves out for being slow, logged once per answer.
+void log_left_out(const Job& job) {
+    std::string names;
+    std::size_t slow = 0;
+    for (std::size_t i = 0; i < job.per.size(); ++i) {
+        if (job.listed[i]) continue;
+        if (++slow <= 10) names += (names.empty() ? "" : ", ") + job.vis.list[i]->name;
+    }
+    if (slow > 10) names += ", …";
+    if (slow || job.failed)
+        core::log::warn("mcp list answered without some servers",
+                        {{"method", job.method},
+                         {"too_slow", static_cast<std::int64_t>(slow - std::min(slow, job.failed))},
+                         {"failed", static_cast<std::int64_t>(job.failed)},
+                         {"servers", names}});
+}
+
 void finish(const std::shared_ptr<Job>& job) {
     if (job->finished) return;
     job->finished = true;
     if (job->timer) job->timer->cancel();
-    for (auto& [w, call] : job->inflight)
-        if (auto link = w.lock()) link->cancel(call);  // slow providers are left out of this answer
-    job->inflight.clear();
+    // Providers still listing are not cancelled: what they answer later is cached and announced
+    // (a cold start may take longer than any client should wait for a list).
+    if (job->pending || job->failed) log_left_out(*job);
     auto session = job->session.lock();
     if (!session || session->closed()) return;
 
@@ -132,9 +154,8 @@ void provider_done(const std::shared_ptr<Job>& job) {
 void fetch(const std::shared_ptr<Job>& job, std::size_t index, const std::shared_ptr<Link>& link,
            const std::string& cursor, int page) {
     std::string params = cursor.empty() ? "{}" : json::serialize(json::object{{"cursor", cursor}});
-    auto* call = link->request(job->method, params, {}, [job, index, wl = std::weak_ptr<Link>(link), page](
-                                                           std::string result, std::string error) {
-        if (job->finished) return;
+    link->request(job->method, params, {}, [job, index, wl = std::weak_ptr<Link>(link), page](
+                                               std::string result, std::string error) {
         auto link = wl.lock();
         if (!link) return provider_done(job);
         auto& items = job->per[index];
@@ -142,6 +163,7 @@ void fetch(const std::shared_ptr<Job>& job, std::size_t index, const std::shared
             // Not cached: the next list asks again (the provider paces its own retries).
             core::log::debug("mcp provider list failed", {{"server", link->server()}, {"method", job->method},
                                                           {"error", error.empty() ? std::string("malformed") : error}});
+            if (!job->finished) ++job->failed;
             return provider_done(job);
         }
         std::vector<std::string_view> raw_items;
@@ -160,9 +182,14 @@ void fetch(const std::shared_ptr<Job>& job, std::size_t index, const std::shared
             return fetch(job, index, link, *cursor, page + 1);
         curate::observe(job->curator, job->method, *job->vis.list[index], items);
         link->lists()[job->method] = Link::CachedList{items, std::chrono::steady_clock::now()};
+        if (job->finished) {  // too late for that answer: kept for the next one
+            core::log::info("mcp late list kept", {{"server", link->server()}, {"method", job->method}});
+            if (job->announce) job->announce();
+            return;
+        }
+        job->listed[index] = 1;
         provider_done(job);
     });
-    job->inflight.emplace_back(link, call);
 }
 
 }  // namespace
@@ -178,6 +205,20 @@ void Catalog::list(Session& s, const std::shared_ptr<Exchange>& ex, const std::s
     job->ttl_ms = static_cast<long long>(s.env_.config.cache_ttl.count());
     job->respond = [w = s.weak_from_this(), ex](const std::string& body) {
         if (auto session = w.lock()) session->answer(ex, rpc::result(ex->id, body));
+    };
+    // Late providers of one answer are announced together: once per turn of the network thread.
+    auto queued = std::make_shared<bool>(false);
+    job->announce = [w = s.weak_from_this(), net = s.env_.net, queued, method] {
+        if (*queued) return;
+        *queued = true;
+        boost::asio::post(net, [w, queued, method] {
+            *queued = false;
+            auto session = w.lock();
+            if (!session || session->closed()) return;
+            session->notify_list_changed(method == "tools/list"     ? "notifications/tools/list_changed"
+                                         : method == "prompts/list" ? "notifications/prompts/list_changed"
+                                                                    : "notifications/resources/list_changed");
+        });
     };
     run(s, job, method);
 }
@@ -195,15 +236,20 @@ void Catalog::run(Session& s, const std::shared_ptr<Job>& job, const std::string
     job->curator = s.env_.curator;
     auto& vis = job->vis;
     job->per.resize(vis.list.size());
+    job->listed.assign(vis.list.size(), 0);
     auto now = std::chrono::steady_clock::now();
     std::vector<std::pair<std::size_t, std::shared_ptr<Link>>> to_fetch;
     for (std::size_t i = 0; i < vis.list.size(); ++i) {
         std::string error;
         auto link = s.link_for(*vis.list[i], error);
-        if (!link) continue;  // logged; the others still answer
+        if (!link) {  // gone since the snapshot; the others still answer
+            ++job->failed;
+            continue;
+        }
         auto& cache = link->lists();
         if (auto it = cache.find(method); it != cache.end() && now - it->second.at < s.env_.config.cache_ttl) {
             job->per[i] = it->second.items;
+            job->listed[i] = 1;
             continue;
         }
         to_fetch.emplace_back(i, link);
@@ -213,11 +259,15 @@ void Catalog::run(Session& s, const std::shared_ptr<Job>& job, const std::string
     job->timer = std::make_unique<boost::asio::steady_timer>(s.env_.net, s.env_.config.list_timeout);
     job->timer->async_wait([w = std::weak_ptr<Job>(job)](boost::system::error_code ec) {
         if (ec) return;
-        if (auto j = w.lock()) {
-            core::log::warn("mcp list timed out; answering without the slow servers", {{"method", j->method}});
-            finish(j);
-        }
+        if (auto j = w.lock()) finish(j);
     });
+    // Servers that have listed before (curation has seen their capabilities) are asked first: a
+    // plugin starts only so many upstreams at once, and those known to work should not wait
+    // behind hundreds that may be broken.
+    if (job->curator)
+        std::stable_partition(to_fetch.begin(), to_fetch.end(), [&](const auto& f) {
+            return job->curator->server(vis.list[f.first]->name) != nullptr;
+        });
     for (auto& [i, link] : to_fetch) fetch(job, i, link, {}, 0);
 }
 

@@ -153,6 +153,17 @@ void Session::route_named(const std::shared_ptr<Exchange>& ex, const std::string
         begin_invocation(ex, std::string(builtin::kServer), name);  // logged like any tool call (G-24)
         return Builtins::call(*this, ex, std::move(params));
     }
+    // Only names the gateway could have listed are routed: anything else (spaces, dots, other
+    // scripts, over 64 bytes) would reach the server as-is, and a server that normalises names
+    // could then run a capability under a name curation never saw.
+    if (!names::valid_exposed(name)) {
+        core::log::debug("mcp call refused: invalid name", {{"method", method}});
+        return fail(ex, rpc::code::invalid_params,
+                    std::string("Invalid params: ") + what + " name " +
+                        (name.size() <= 128 ? "'" + name + "' " : std::string()) +
+                        "is not valid: names are <server>__<" + what + "> and match ^[A-Za-z0-9_-]{1,64}$",
+                    json::object{{"code", "INVALID_NAME"}});
+    }
     auto split = names::split(name);
     if (!split)
         return fail(ex, rpc::code::invalid_params,
@@ -196,7 +207,8 @@ void Session::route_completion(const std::shared_ptr<Exchange>& ex, json::object
     auto vis = visible();
     const resource::Provider* p = nullptr;
     if (type == "ref/prompt") {
-        auto split = names::split(str(r, "name"));
+        auto name = str(r, "name");
+        auto split = names::valid_exposed(name) ? names::split(name) : std::nullopt;
         if (split && (p = vis.find(split->server))) r["name"] = split->name;
     } else if (type == "ref/resource") {
         auto split = names::unprefix_uri(str(r, "uri"));

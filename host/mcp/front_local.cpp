@@ -173,9 +173,9 @@ void Gateway::local_line(LocalClient& client, std::string_view line) {
             old->detach_stream(client.stream);  // ending it must not end the connection
             old->close("the client initialized again");
         }
-        if (full())
-            return conn->write(rpc::error(m.id, rpc::code::server_error, "too many MCP sessions; try again later"));
-        client.session = s = create(Transport::local, kLatestLegacy, {});
+        auto admitted = open_session(Door::local, 0, Transport::local, kLatestLegacy, {});
+        if (!admitted.session) return conn->write(refusal_rpc(admitted.refusal, m.id));
+        client.session = s = std::move(admitted.session);
         s->attach_stream(client.stream, Framing::lines);
     } else if (!s || s->closed()) {
         client.session.reset();

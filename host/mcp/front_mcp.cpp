@@ -62,9 +62,9 @@ void Gateway::post_mcp(http::Request& req, http::Respond respond) {
         if (sid && find(*sid, Transport::streamable))
             return respond(rpc_http(400, m.id, rpc::code::invalid_request,
                                     "Invalid Request: this session is already initialized"));
-        if (full())
-            return respond(rpc_http(503, m.id, rpc::code::server_error, "too many MCP sessions; try again later"));
-        auto s = create(Transport::streamable, kLatestLegacy, {});
+        auto admitted = open_session(Door::http, req.connection, Transport::streamable, kLatestLegacy, {});
+        if (!admitted.session) return respond(refusal_http(admitted.refusal, m.id));
+        auto& s = admitted.session;
         auto reply = std::make_shared<HttpReply>(std::move(respond), can_stream,
                                                  HttpReply::Headers{{"Mcp-Session-Id", s->id()}}, s->resumption());
         s->handle(std::move(m), reply, RequestContext{kLatestLegacy, -1, {}, req.peer});
@@ -123,8 +123,10 @@ void Gateway::post_modern(http::Request& req, rpc::Message& m, http::Respond res
     std::shared_ptr<Session> s;
     if (auto it = stateless_.find(key); it != stateless_.end()) s = find(it->second, Transport::stateless);
     if (!s) {
-        if (full()) return respond(rpc_http(503, m.id, rpc::code::server_error, "too many MCP sessions; try again later"));
-        s = create(Transport::stateless, meta.version, Identity{meta.agent, meta.cwd, meta.client_info, meta.capabilities});
+        auto admitted = open_session(Door::http, req.connection, Transport::stateless, meta.version,
+                                     Identity{meta.agent, meta.cwd, meta.client_info, meta.capabilities});
+        if (!admitted.session) return respond(refusal_http(admitted.refusal, m.id));
+        s = std::move(admitted.session);
         stateless_[key] = s->id();
     }
     RequestContext ctx{meta.version, meta.log_level, std::move(meta.capabilities), req.peer};
@@ -157,7 +159,7 @@ void Gateway::get_mcp(http::Request& req, http::Respond respond) {
                                   "Gone: that stream is over and nothing follows event " + *req.header("last-event-id")));
     if (!resume && s->has_stream())
         return respond(http_error(409, rpc::code::server_error, "Conflict: only one GET stream per session"));
-    s->touch();
+    s->establish();
     http::Response r;
     r.content_type = "text/event-stream";
     r.headers.emplace_back("Mcp-Session-Id", s->id());

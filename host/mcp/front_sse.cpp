@@ -12,8 +12,9 @@ namespace coffer::mcp {
 void Gateway::get_sse(http::Request& req, http::Respond respond) {
     if (!accepts(req, "text/event-stream"))
         return respond(http_error(406, rpc::code::server_error, "Not Acceptable: the client must accept text/event-stream"));
-    if (full()) return respond(http_error(503, rpc::code::server_error, "too many MCP sessions; try again later"));
-    auto s = create(Transport::sse, Version::v2024_11_05, {});
+    auto admitted = open_session(Door::http, req.connection, Transport::sse, Version::v2024_11_05, {});
+    if (!admitted.session) return respond(refusal_http(admitted.refusal, nullptr));
+    auto s = std::move(admitted.session);
     http::Response r;
     r.content_type = "text/event-stream";
     r.on_stream = [w = std::weak_ptr<Session>(s), peer = req.peer](std::shared_ptr<http::Stream> stream) {

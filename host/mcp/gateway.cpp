@@ -1,3 +1,6 @@
+// Gateway: the session registry (create, find, forget), the keep-alive tick, shutdown, and what
+// the lifecycle asks of it from other threads (refresh, providers changed, close an instance);
+// plus the transport helpers the fronts share.
 #include "mcp/gateway.hpp"
 #include "mcp/local_socket.hpp"
 
@@ -50,7 +53,8 @@ const std::vector<std::string>& Gateway::paths() {
 }
 
 Gateway::Gateway(boost::asio::io_context& net, resource::Providers& providers, Config config)
-    : net_(net), config_(std::move(config)), env_{net.get_executor(), providers, config_, {}, {}, {}, {}, {}, {}, {}},
+    : net_(net), config_(std::move(config)),
+      admission_(config_.http_sessions, config_.connection_sessions, config_.local_sessions), env_{net.get_executor(), providers, config_, {}, {}, {}, {}, {}, {}, {}},
       handoff_(std::make_unique<coffer::Handoff>(net)), tick_(net) {
     env_.handoff = handoff_->sender();
     env_.closed = [this](const std::string& id) { forget(id); };

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "http/message.hpp"
+#include "mcp/admission.hpp"
 #include "mcp/config.hpp"
 #include "mcp/session.hpp"
 #include "resource/providers.hpp"
@@ -63,7 +64,7 @@ public:
         env_.invocations = log;
     }
     // probe.cpp — what one server lists right now, through a short-lived provider session of the
-    // gateway's own. Any thread; `done` runs once on the network thread, within the list timeout
+    // gateway's own. Any thread; `done` runs once on the network thread, within the probe timeout
     // (not at all when the daemon stops first).
     struct Listed {
         std::string name, description;  // the provider's own name (or URI)
@@ -94,6 +95,23 @@ private:
     void local_line(LocalClient& client, std::string_view line);
     void stop_local();
 
+    // admit.cpp — a new session, if the pace (rate limits) and room (the cap, where the least
+    // recently used idle session gives way) allow; else why not.
+    struct Refusal {
+        int http_status = 429;  // 429: too fast; 503: every session is busy
+        std::string message;
+        std::chrono::milliseconds retry_after{1000};
+        std::string code;  // error.data.code: RATE_LIMITED | TOO_MANY_SESSIONS
+    };
+    struct Admitted {
+        std::shared_ptr<Session> session;  // null when refused
+        Refusal refusal;
+    };
+    Admitted open_session(Door door, std::uint64_t connection, Transport t, Version v, Identity who);
+    static http::Response refusal_http(const Refusal& r, const boost::json::value& id);
+    static std::string refusal_rpc(const Refusal& r, const boost::json::value& id);
+    std::shared_ptr<Session> evictable_session() const;
+
     std::shared_ptr<Session> create(Transport t, Version v, Identity who);
     std::shared_ptr<Session> find(const std::string& id, Transport t) const;
     bool full() const { return sessions_.size() >= config_.max_sessions; }
@@ -104,6 +122,8 @@ private:
 
     boost::asio::io_context& net_;
     Config config_;
+    Admission admission_;
+    std::chrono::steady_clock::time_point last_refusal_log_{};
     Env env_;
     std::unique_ptr<coffer::Handoff> handoff_;  // provider threads → this thread
     std::unordered_map<std::string, std::shared_ptr<Session>> sessions_;

@@ -121,9 +121,9 @@ void Gateway::probe(const std::string& server, std::function<void(Listing)> done
         };
         probes_.push_back(job->link);
         std::erase_if(probes_, [](const std::weak_ptr<Link>& w) { return w.expired(); });
-        job->timer = std::make_unique<boost::asio::steady_timer>(net_, config_.list_timeout);
+        job->timer = std::make_unique<boost::asio::steady_timer>(net_, config_.probe_timeout);
         job->timer->async_wait([w = std::weak_ptr<ProbeJob>(job)](boost::system::error_code ec) {
-            if (auto j = w.lock(); j && !ec) j->finish("the server did not answer within the list timeout");
+            if (auto j = w.lock(); j && !ec) j->finish("the server did not answer within the probe timeout (30 s)");
         });
         job->fetch("tools/list", &job->out.tools, {}, 0);
         job->fetch("resources/list", &job->out.resources, {}, 0);

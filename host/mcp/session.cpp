@@ -21,7 +21,8 @@ const resource::Provider* Visible::find(std::string_view server) const {
 
 Session::Session(Env& env, std::string id, Transport transport, Version version, Identity who)
     : env_(env), id_(std::move(id)), transport_(transport), version_(version), who_(std::move(who)),
-      initialized_(transport == Transport::stateless), idle_(env.net),
+      initialized_(transport == Transport::stateless), established_(transport == Transport::local),
+      last_used_(std::chrono::steady_clock::now()), idle_(env.net),
       streams_(transport == Transport::streamable ? std::make_shared<Streams>() : nullptr) {}
 
 Session::~Session() {
@@ -119,6 +120,8 @@ void Session::handle(rpc::Message m, std::shared_ptr<ReplyChannel> reply, Reques
         if (reply) reply->answer(rpc::error(m.id, rpc::code::server_error, "the session has ended"), 404);
         return;
     }
+    if (heard_) established_ = true;  // a second message
+    heard_ = true;
     touch();
     switch (m.kind) {
         case rpc::Kind::request:
@@ -229,20 +232,33 @@ void Session::keepalive() {
 }
 
 void Session::arm_idle() {
-    idle_.expires_after(env_.config.idle_timeout);
+    idle_.expires_after(established_ ? env_.config.idle_timeout : env_.config.session_grace);
     idle_.async_wait([w = weak_from_this()](boost::system::error_code ec) {
         if (ec) return;
         auto self = w.lock();
         if (!self || self->closed_) return;
         if (!self->exchanges_.empty()) return self->arm_idle();  // calls in flight keep it alive
+        if (!self->established_) {
+            core::log::info("mcp session unused after initialize; closing", {{"session", self->id_}});
+            return self->close("nothing followed initialize within the grace period");
+        }
         core::log::info("mcp session idle; closing", {{"session", self->id_}});
         self->close("idle timeout");
     });
 }
 
 void Session::touch() {
-    if (!closed_) arm_idle();
+    if (closed_) return;
+    last_used_ = std::chrono::steady_clock::now();
+    arm_idle();
 }
+
+void Session::establish() {
+    established_ = true;
+    touch();
+}
+
+bool Session::evictable() const { return !closed_ && exchanges_.empty() && parked_.empty() && !has_stream(); }
 
 void Session::close(std::string_view reason) {
     if (closed_) return;

@@ -15,6 +15,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/json/object.hpp>
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -105,7 +106,18 @@ public:
     const std::shared_ptr<Streams>& streams() const { return streams_; }
     Resumption resumption() const;
 
-    void touch();  // every request resets the idle timer
+    // Every request resets the idle timer. A session is *provisional* after its first message
+    // (initialize; for HTTP+SSE the GET that opened it): it ends after the grace
+    // (Config::session_grace) unless another message or a GET stream follows, which
+    // *establishes* it (then the idle timeout applies). Local-socket sessions are established
+    // from the start: their connection is their lifetime.
+    void touch();
+    void establish();  // a GET stream opened: the client means to stay
+    bool established() const { return established_; }
+    // May give way to a new session at the cap: no request in flight or parked, no connected
+    // stream (a local connection, an HTTP+SSE or GET stream all count as one).
+    bool evictable() const;
+    std::chrono::steady_clock::time_point last_used() const { return last_used_; }
     void close(std::string_view reason);
     // An instance is going away (stopped, updated, deleted): close its link, answer its calls.
     void close_provider(const std::string& uid, std::string_view reason);
@@ -173,6 +185,9 @@ private:
     Identity who_;
     bool initialized_ = false;
     bool closed_ = false;
+    bool established_ = false;  // see touch()
+    bool heard_ = false;        // a message was received
+    std::chrono::steady_clock::time_point last_used_;
     int log_level_ = 0;  // legacy: logging/setLevel rank (debug = 0: everything)
     std::uint64_t seq_ = 0;
     boost::asio::steady_timer idle_;

@@ -48,6 +48,7 @@ Connection::Connection(std::shared_ptr<Upstream> up, std::shared_ptr<ConnectionS
     : up_(std::move(up)), sink_(std::move(sink)), client_caps_(relayable_capabilities(client_caps)) {}
 
 Connection::~Connection() {
+    release_start();
     if (transport_) transport_->close();
     if (counted_) up_->health().connection_closed();
 }
@@ -158,7 +159,22 @@ void Connection::start() {
         return;
     }
     admitted_ = true;
-    transport_ = make_transport(up_->runtime(), std::move(resolved.config), *this);
+    resolved_ = std::move(resolved.config);
+    // Servers that have worked before go ahead of the others when starts have to wait.
+    auto& starts = up_->runtime().starts();
+    start_ticket_ = starts.enter(up_->health().state() == "ok", [weak = weak_from_this()] {
+        if (auto self = weak.lock()) self->open_transport();
+    });
+    if (starts.holds(start_ticket_)) open_transport();
+}
+
+void Connection::open_transport() {
+    if (state_ != State::starting || transport_) return;
+    hold_timer_ = std::make_shared<boost::asio::steady_timer>(up_->runtime().io(), StartQueue::kMaxHold);
+    hold_timer_->async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+        if (auto self = weak.lock(); self && !ec) self->release_start();
+    });
+    transport_ = make_transport(up_->runtime(), std::move(resolved_), *this);
     transport_->open();
     if (state_ != State::starting) return;
     init_timer_ = std::make_shared<boost::asio::steady_timer>(up_->runtime().io());
@@ -225,6 +241,7 @@ void Connection::on_initialize(std::string_view, bool is_error, std::string_view
     if (auto si = member_span(payload, "serverInfo")) server_info_ = std::string(*si);
     if (auto caps = member_span(payload, "capabilities")) capabilities_ = std::string(*caps);
     if (init_timer_) init_timer_->cancel();
+    release_start();
     transport_->initialized(protocol_version_);
     transport_->send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", std::nullopt);
     if (state_ != State::starting) return;
@@ -246,8 +263,17 @@ void Connection::fail_start(const Failure& f, bool runner_missing, bool count_fa
     set_closed();
 }
 
+void Connection::release_start() {
+    if (!start_ticket_) return;
+    if (hold_timer_) hold_timer_->cancel();
+    auto t = start_ticket_;
+    start_ticket_ = 0;
+    up_->runtime().starts().leave(t);
+}
+
 void Connection::set_closed() {
     state_ = State::closed;
+    release_start();
     if (init_timer_) init_timer_->cancel();
     if (deadline_timer_) deadline_timer_->cancel();
     deadline_armed_ = false;

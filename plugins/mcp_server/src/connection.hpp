@@ -7,6 +7,7 @@
 #pragma once
 
 #include "errors.hpp"
+#include "start_queue.hpp"
 #include "transport.hpp"
 #include "upstream.hpp"
 
@@ -89,6 +90,8 @@ private:
     };
 
     void start();
+    void open_transport();  // once the start queue lets this start go ahead
+    void release_start();   // the start is over (or its slot was held long enough)
     void send_initialize();
     void on_initialize(std::string_view text, bool is_error, std::string_view payload);
     void fail_start(const Failure& f, bool runner_missing, bool count_failure);
@@ -120,6 +123,9 @@ private:
     std::shared_ptr<Transport> transport_;
     State state_ = State::idle;
     bool admitted_ = false, counted_ = false;
+    StartQueue::Ticket start_ticket_ = 0;  // a slot of the runtime's start queue, held or waited for
+    std::shared_ptr<const ServerConfig> resolved_;  // credentials resolved, until the transport takes it
+    std::shared_ptr<boost::asio::steady_timer> hold_timer_;
 
     std::int64_t next_id_ = 1;
     std::int64_t init_id_ = 0;

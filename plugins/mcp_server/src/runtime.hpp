@@ -2,6 +2,8 @@
 // lives there), plus the registry of live child processes so none outlives the plugin.
 #pragma once
 
+#include "start_queue.hpp"
+
 #include <coffer/handoff.hpp>
 #include <coffer/sdk.hpp>
 
@@ -75,6 +77,9 @@ public:
         }
     }
 
+    // The bound on upstreams starting at once (I/O thread only).
+    StartQueue& starts() { return starts_; }
+
     // Child bookkeeping: recorded with the host (upstream-pids/) and here.
     void child_started(long pid, const std::string& description);
     void child_exited(long pid);
@@ -92,6 +97,7 @@ private:
     std::thread::id thread_id_;
     mutable std::mutex mu_;
     std::map<long, std::string> children_;
+    StartQueue starts_{[this](std::function<void()> fn) { post(std::move(fn)); }};
 };
 
 }  // namespace coffer::mcp_server

@@ -24,7 +24,7 @@ McpReply McpClient::post(const std::string& body, const std::map<std::string, st
     McpReply r;
     if (!s.read_head()) return r;
     r.status = s.status();
-    for (auto* k : {"mcp-session-id", "content-type", "x-coffer-trace"}) r.headers[k] = s.header(k);
+    for (auto* k : {"mcp-session-id", "content-type", "x-coffer-trace", "retry-after"}) r.headers[k] = s.header(k);
     if (!s.is_event_stream()) {
         r.body = s.body();
         r.json = parse(r.body);
