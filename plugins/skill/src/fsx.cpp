@@ -1,6 +1,6 @@
 #include "fsx.hpp"
 
-#include "hash.hpp"
+#include <coffer/sha256.hpp>
 
 #include <dirent.h>
 #include <sys/syscall.h>
