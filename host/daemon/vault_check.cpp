@@ -1,6 +1,8 @@
 // check_vault_entries(): lstat over the vault's own entries; links and wrong types are refused.
 #include "daemon/vault_check.hpp"
 
+#include "vault/layout.hpp"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -12,24 +14,26 @@ namespace coffer::daemon {
 namespace fs = std::filesystem;
 
 const std::vector<VaultEntry>& known_vault_entries() {
+    using namespace vault;
+    auto in_logs = [](std::string_view name) { return std::string(kLogs) + "/" + std::string(name); };
     static const std::vector<VaultEntry> entries{
-        {"logs", EntryType::directory},
-        {"data", EntryType::directory},
-        {"plugins", EntryType::directory},
-        {"upstream-pids", EntryType::directory},
-        {"coffer.db", EntryType::file},
-        {"coffer.db-wal", EntryType::file},
-        {"coffer.db-shm", EntryType::file},
-        {"coffer.db-journal", EntryType::file},
-        {"master.key", EntryType::file},
-        {"daemon.json", EntryType::file},
-        {"daemon.lock", EntryType::file},
-        {"spawn.lock", EntryType::file},
-        {"mcp.sock", EntryType::socket},
-        {"logs/daemon.log", EntryType::file},
-        {"logs/daemon.1.log", EntryType::file},
-        {"logs/daemon.2.log", EntryType::file},
-        {"logs/daemon.3.log", EntryType::file},
+        {std::string(kLogs), EntryType::directory},
+        {std::string(kData), EntryType::directory},
+        {std::string(kPlugins), EntryType::directory},
+        {std::string(kUpstreamPids), EntryType::directory},
+        {std::string(kDatabase), EntryType::file},
+        {std::string(kDatabaseWal), EntryType::file},
+        {std::string(kDatabaseShm), EntryType::file},
+        {std::string(kDatabaseJournal), EntryType::file},
+        {std::string(kMasterKey), EntryType::file},
+        {std::string(kDaemonJson), EntryType::file},
+        {std::string(kDaemonLock), EntryType::file},
+        {std::string(kSpawnLock), EntryType::file},
+        {std::string(kMcpSocket), EntryType::socket},
+        {in_logs(kDaemonLog), EntryType::file},
+        {in_logs("daemon.1.log"), EntryType::file},  // spdlog's rotations of daemon.log
+        {in_logs("daemon.2.log"), EntryType::file},
+        {in_logs("daemon.3.log"), EntryType::file},
     };
     return entries;
 }
@@ -117,7 +121,7 @@ core::Result<void> check_vault_entries(const fs::path& vault) {
         if (auto r = check_entry(vault / e.path, &e); !r) return r;
     for (const auto& p : children(vault))
         if (auto r = check_entry(p, find(p.filename().string())); !r) return r;
-    for (const char* dir : {"data", "logs"})
+    for (std::string_view dir : {vault::kData, vault::kLogs})
         for (const auto& p : children(vault / dir))
             if (auto r = check_entry(p, find(std::string(dir) + "/" + p.filename().string())); !r) return r;
     return {};
