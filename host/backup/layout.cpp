@@ -19,7 +19,7 @@ bool is_runtime_entry(std::string_view name) {
         kMcpSocket};
     for (auto e : exact)
         if (name == e) return true;
-    // core::write_file_atomic's temporary ("<name>.tmp-<pid>"), e.g. a daemon.json being replaced.
+    // write_file_atomic's temporary ("<name>.tmp-<pid>-<random>", coffer/atomic_file.hpp), e.g. a daemon.json being replaced.
     return name.find(".tmp-") != std::string_view::npos && starts_with(name, vault::kDaemonJson);
 }
 
