@@ -15,26 +15,20 @@ namespace fs = std::filesystem;
 
 const std::vector<VaultEntry>& known_vault_entries() {
     using namespace vault;
-    auto in_logs = [](std::string_view name) { return std::string(kLogs) + "/" + std::string(name); };
-    static const std::vector<VaultEntry> entries{
-        {std::string(kLogs), EntryType::directory},
-        {std::string(kData), EntryType::directory},
-        {std::string(kPlugins), EntryType::directory},
-        {std::string(kUpstreamPids), EntryType::directory},
-        {std::string(kDatabase), EntryType::file},
-        {std::string(kDatabaseWal), EntryType::file},
-        {std::string(kDatabaseShm), EntryType::file},
-        {std::string(kDatabaseJournal), EntryType::file},
-        {std::string(kMasterKey), EntryType::file},
-        {std::string(kDaemonJson), EntryType::file},
-        {std::string(kDaemonLock), EntryType::file},
-        {std::string(kSpawnLock), EntryType::file},
-        {std::string(kMcpSocket), EntryType::socket},
-        {in_logs(kDaemonLog), EntryType::file},
-        {in_logs("daemon.1.log"), EntryType::file},  // spdlog's rotations of daemon.log
-        {in_logs("daemon.2.log"), EntryType::file},
-        {in_logs("daemon.3.log"), EntryType::file},
-    };
+    // Folders before what is inside them (the check walks this list in order).
+    static const std::vector<VaultEntry> entries = [] {
+        std::vector<VaultEntry> out;
+        for (auto dir : {kLogs, kData, kPlugins, kUpstreamPids}) out.push_back({std::string(dir), EntryType::directory});
+        for (auto file : {kDatabase, kDatabaseWal, kDatabaseShm, kDatabaseJournal, kMasterKey, kDaemonJson, kDaemonLock,
+                          kSpawnLock})
+            out.push_back({std::string(file), EntryType::file});
+        out.push_back({std::string(kMcpSocket), EntryType::socket});
+        // daemon.log and spdlog's rotations of it.
+        for (std::string_view log : {kDaemonLog, std::string_view("daemon.1.log"), std::string_view("daemon.2.log"),
+                                     std::string_view("daemon.3.log")})
+            out.push_back({std::string(kLogs) + "/" + std::string(log), EntryType::file});
+        return out;
+    }();
     return entries;
 }
 

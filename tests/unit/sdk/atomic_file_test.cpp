@@ -4,45 +4,38 @@
 #define BOOST_TEST_MODULE sdk_atomic_file
 #include <boost/test/unit_test.hpp>
 
+#include "daemon_fixture.hpp"  // TempDir
+
 #include <coffer/atomic_file.hpp>
 
 #include <sys/stat.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <iterator>
 #include <string>
 
 namespace fs = std::filesystem;
 
+using coffer::test::TempDir;
+
 namespace {
 
-struct Dir {
-    fs::path path;
-    Dir() {
-        std::string tmpl = (fs::temp_directory_path() / "coffer-atomic-XXXXXX").string();
-        path = ::mkdtemp(tmpl.data());
-    }
-    ~Dir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    std::size_t entries() const { return static_cast<std::size_t>(std::distance(fs::directory_iterator(path), {})); }
-};
+std::size_t entries(const fs::path& dir) {
+    return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), {}));
+}
 
 std::string slurp(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    return {std::istreambuf_iterator<char>(in), {}};
 }
 
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(writes_then_replaces_whole_with_the_mode_asked_for) {
-    Dir d;
-    auto file = d.path / "daemon.json";
+    TempDir dir;
+    const fs::path& d = dir.path();
+    auto file = d / "daemon.json";
     mode_t old = ::umask(077);
     BOOST_TEST(coffer::write_file_atomic(file, "first", 0640).empty());
     ::umask(old);
@@ -56,29 +49,31 @@ BOOST_AUTO_TEST_CASE(writes_then_replaces_whole_with_the_mode_asked_for) {
     BOOST_TEST(slurp(file) == big);
     BOOST_REQUIRE(::stat(file.c_str(), &st) == 0);
     BOOST_TEST((st.st_mode & 0777) == 0600u);
-    BOOST_TEST(d.entries() == 1u);  // no temporary left
+    BOOST_TEST(entries(d) == 1u);  // no temporary left
 }
 
 BOOST_AUTO_TEST_CASE(a_link_at_the_path_is_replaced_not_followed) {
-    Dir d;
-    auto target = d.path / "elsewhere";
+    TempDir dir;
+    const fs::path& d = dir.path();
+    auto target = d / "elsewhere";
     { std::ofstream(target) << "keep"; }
-    fs::create_symlink(target, d.path / "daemon.json");
-    BOOST_TEST(coffer::write_file_atomic(d.path / "daemon.json", "new").empty());
-    BOOST_TEST(!fs::is_symlink(fs::symlink_status(d.path / "daemon.json")));
-    BOOST_TEST(slurp(d.path / "daemon.json") == "new");
+    fs::create_symlink(target, d / "daemon.json");
+    BOOST_TEST(coffer::write_file_atomic(d / "daemon.json", "new").empty());
+    BOOST_TEST(!fs::is_symlink(fs::symlink_status(d / "daemon.json")));
+    BOOST_TEST(slurp(d / "daemon.json") == "new");
     BOOST_TEST(slurp(target) == "keep");
 }
 
 BOOST_AUTO_TEST_CASE(failures_are_messages_and_leave_nothing) {
-    Dir d;
-    auto missing = d.path / "no-such-folder" / "file";
+    TempDir dir;
+    const fs::path& d = dir.path();
+    auto missing = d / "no-such-folder" / "file";
     auto failed = coffer::write_file_atomic(missing, "x");
     BOOST_TEST(!failed.empty());
     BOOST_TEST(failed.find("no-such-folder") != std::string::npos);
 
-    fs::create_directory(d.path / "taken");  // rename over a folder fails
-    failed = coffer::write_file_atomic(d.path / "taken", "x");
+    fs::create_directory(d / "taken");  // rename over a folder fails
+    failed = coffer::write_file_atomic(d / "taken", "x");
     BOOST_TEST(failed.find("cannot replace") != std::string::npos);
-    BOOST_TEST(d.entries() == 1u);  // the temporary was removed
+    BOOST_TEST(entries(d) == 1u);  // the temporary was removed
 }
