@@ -147,7 +147,7 @@ public:
           probe_timer_(io),
           get_timer_(io),
           exit_timer_(io) {
-        vault_ = client::vault_dir(opts_.home);
+        vault_ = opts_.home;  // resolved by main (vault::resolve_home)
         std::error_code ec;
         cwd_ = std::filesystem::current_path(ec).string();
     }

@@ -1,6 +1,7 @@
 // coffer-mcp-shim: the stdio MCP server that MCP clients launch (see docs/mcp-gateway.md).
 #include "shim/bridge.hpp"
 #include "shim/options.hpp"
+#include "vault/home.hpp"
 
 #include <cstdio>
 #include <stdexcept>
@@ -29,5 +30,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "coffer-mcp-shim %s\n", COFFER_VERSION);
         return 0;
     }
+    // The vault (--home, else $COFFER_HOME, else ~/.coffer), resolved as the daemon and CLI do.
+    auto home = coffer::vault::resolve_home(options.home);
+    if (!home) {
+        std::fprintf(stderr, "coffer-mcp-shim: %s\n", home.error().message.c_str());
+        return 1;
+    }
+    options.home = home->string();
     return coffer::shim::run(options);
 }

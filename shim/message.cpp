@@ -1,6 +1,8 @@
 // peek() over the top level of a JSON-RPC message, and the messages the shim writes itself.
 #include "shim/message.hpp"
 
+#include <coffer/base64.hpp>
+
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -179,31 +181,7 @@ std::string header_safe_value(std::string_view v) {
     if (plain && v.size() >= 11 && v.substr(0, 9) == "=?base64?" && v.substr(v.size() - 2) == "?=")
         plain = false;
     if (plain) return std::string(v);
-    static constexpr char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out = "=?base64?";
-    std::size_t i = 0;
-    for (; i + 2 < v.size(); i += 3) {
-        unsigned n = (static_cast<unsigned char>(v[i]) << 16) | (static_cast<unsigned char>(v[i + 1]) << 8) |
-                     static_cast<unsigned char>(v[i + 2]);
-        out += tbl[(n >> 18) & 63];
-        out += tbl[(n >> 12) & 63];
-        out += tbl[(n >> 6) & 63];
-        out += tbl[n & 63];
-    }
-    if (i + 1 == v.size()) {
-        unsigned n = static_cast<unsigned char>(v[i]) << 16;
-        out += tbl[(n >> 18) & 63];
-        out += tbl[(n >> 12) & 63];
-        out += "==";
-    } else if (i + 2 == v.size()) {
-        unsigned n = (static_cast<unsigned char>(v[i]) << 16) | (static_cast<unsigned char>(v[i + 1]) << 8);
-        out += tbl[(n >> 18) & 63];
-        out += tbl[(n >> 12) & 63];
-        out += tbl[(n >> 6) & 63];
-        out += '=';
-    }
-    out += "?=";
-    return out;
+    return "=?base64?" + coffer::base64_encode(v) + "?=";
 }
 
 }  // namespace coffer::shim

@@ -9,7 +9,7 @@ namespace coffer::shim {
 
 struct Options {
     std::string agent;       // --agent NAME: reported as params._meta["coffer/agent"]
-    std::string home;        // --home DIR: the vault (else $COFFER_HOME, else ~/.coffer)
+    std::string home;        // --home DIR: the vault (else $COFFER_HOME, else ~/.coffer; main resolves it)
     bool no_spawn = false;   // --no-spawn or COFFER_NO_SPAWN: never start a daemon
     bool verbose = false;    // --verbose: progress and per-message notes on stderr
     // --transport auto|local|http (or COFFER_SHIM_TRANSPORT): auto uses the daemon's Unix-domain

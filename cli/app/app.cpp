@@ -5,6 +5,7 @@
 #include "app/context.hpp"
 #include "app/help.hpp"
 #include "core/error.hpp"
+#include "vault/home.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -58,7 +59,13 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     globals.json = inv.flag("json");
     globals.verbose = inv.flag("verbose");
     globals.no_spawn = globals.no_spawn || inv.flag("no-spawn");
-    globals.home = inv.value("home").value_or("");
+    // The vault, resolved once (--home, else $COFFER_HOME, else ~/.coffer): every command sees it.
+    auto home = vault::resolve_home(inv.value("home").value_or(""));
+    if (!home) {
+        Context failed(globals, out, err);
+        return failed.fail(home.error());
+    }
+    globals.home = home->string();
     Context ctx(globals, out, err);
 
     if (inv.flag("version")) {

@@ -6,6 +6,7 @@
 #include "client/locator.hpp"
 #include "client/process.hpp"
 #include "client/vault.hpp"
+#include "vault/layout.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -16,7 +17,7 @@ namespace json = boost::json;
 
 Context::Context(GlobalOptions options, std::ostream& out, std::ostream& err)
     : options_(std::move(options)),
-      vault_(client::vault_dir(options_.home)),
+      vault_(options_.home),
       out_(out),
       err_(err),
       safe_out_(out),
@@ -125,7 +126,7 @@ int Context::unreachable(const std::string& message, bool spawn_was_allowed) {
         err() << "hint: start it with `coffer daemon start`\n";
     else
         err() << "hint: `coffer daemon status --verbose` shows what was found; the daemon logs to "
-             << (vault_ / "logs" / "daemon.log").string() << '\n';
+             << (vault_ / vault::kLogs / vault::kDaemonLog).string() << '\n';
     return exit_code::unreachable;
 }
 

@@ -33,7 +33,7 @@ struct GlobalOptions {
     bool json = false;
     bool verbose = false;
     bool no_spawn = false; // --no-spawn or COFFER_NO_SPAWN
-    std::string home;      // --home
+    std::string home;      // the vault, resolved from --home / $COFFER_HOME / ~/.coffer (vault::resolve_home)
 };
 
 class Context {

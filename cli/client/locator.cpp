@@ -1,11 +1,12 @@
 #include "client/locator.hpp"
 
 #include "client/codes.hpp"
-#include "client/file_lock.hpp"
 #include "client/http.hpp"
 #include "client/process.hpp"
 #include "client/spawn.hpp"
 #include "client/url.hpp"
+#include "vault/file_lock.hpp"
+#include "vault/layout.hpp"
 
 #include <boost/json/parse.hpp>
 
@@ -33,7 +34,7 @@ core::Error unreachable(std::string message) {
 }
 
 std::string log_hint(const fs::path& vault) {
-    return "see " + (vault / "logs" / "daemon.log").string();
+    return "see " + (vault / vault::kLogs / vault::kDaemonLog).string();
 }
 
 }  // namespace
@@ -98,8 +99,8 @@ core::Result<Located> ensure_daemon(const fs::path& vault, const EnsureOptions& 
                            first.reason + ")");
 
     if (auto made = ensure_vault_dir(vault); !made) return unreachable(made.error().message);
-    note("no live daemon (" + first.reason + "); taking " + (vault / "spawn.lock").string());
-    auto lock = FileLock::acquire(vault / "spawn.lock", opt.lock_timeout);
+    note("no live daemon (" + first.reason + "); taking " + (vault / vault::kSpawnLock).string());
+    auto lock = vault::FileLock::take_waiting(vault / vault::kSpawnLock, opt.lock_timeout);
     if (!lock) return unreachable("cannot start coffer-daemon: " + lock.error().message);
 
     // Someone may have started it while we waited for the lock.

@@ -19,24 +19,7 @@ bool is_executable_file(const fs::path& p) {
     return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
 }
 
-// The state letter of /proc/<pid>/stat ('Z' for a zombie); 0 if unreadable.
-char proc_state(int pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(in, line)) return 0;
-    auto close = line.rfind(')'); // comm may contain spaces and parentheses
-    if (close == std::string::npos || close + 2 >= line.size()) return 0;
-    return line[close + 2];
-}
-
 }  // namespace
-
-bool process_alive(int pid) {
-    if (pid <= 0) return false;
-    if (::kill(pid, 0) != 0 && errno != EPERM) return false;
-    char state = proc_state(pid);
-    return state != 'Z' && state != 'X';
-}
 
 std::string process_name(int pid) {
     std::ifstream in("/proc/" + std::to_string(pid) + "/comm");

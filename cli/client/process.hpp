@@ -1,5 +1,8 @@
-// Small process helpers: is a pid alive, where is our executable, where is coffer-daemon.
+// Small process helpers: where is our executable, where is coffer-daemon (and, from the SDK,
+// is a pid alive).
 #pragma once
+
+#include <coffer/process.hpp>
 
 #include <filesystem>
 #include <optional>
@@ -8,8 +11,8 @@
 
 namespace coffer::client {
 
-// kill(pid, 0) succeeds (or fails with EPERM: it exists but is not ours) and it is not a zombie.
-bool process_alive(int pid);
+// Is a pid alive: coffer::process_alive (coffer/process.hpp), the one check.
+using coffer::process_alive;
 
 // The process's command name (/proc/<pid>/comm, at most 15 characters); empty if unknown.
 std::string process_name(int pid);

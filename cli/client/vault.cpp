@@ -1,5 +1,7 @@
 #include "client/vault.hpp"
 
+#include "vault/layout.hpp"
+
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
@@ -9,7 +11,6 @@
 #include <fstream>
 #include <sstream>
 
-#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,17 +20,6 @@ namespace json = boost::json;
 
 namespace {
 
-std::string env(const char* name) {
-    const char* v = std::getenv(name);
-    return v ? std::string(v) : std::string();
-}
-
-fs::path home_dir() {
-    if (auto h = env("HOME"); !h.empty()) return h;
-    if (const passwd* pw = ::getpwuid(::getuid()); pw && pw->pw_dir) return pw->pw_dir;
-    return "/";
-}
-
 std::string string_field(const json::object& o, std::string_view key) {
     if (auto* v = o.if_contains(key); v && v->is_string()) return std::string(v->get_string());
     return {};
@@ -37,16 +27,7 @@ std::string string_field(const json::object& o, std::string_view key) {
 
 }  // namespace
 
-fs::path vault_dir(const fs::path& override_dir) {
-    fs::path p = override_dir;
-    if (p.empty()) p = env("COFFER_HOME");
-    if (p.empty()) p = home_dir() / ".coffer";
-    std::error_code ec;
-    fs::path abs = fs::absolute(p, ec);
-    return (ec ? p : abs).lexically_normal();
-}
-
-fs::path daemon_json_path(const fs::path& vault) { return vault / "daemon.json"; }
+fs::path daemon_json_path(const fs::path& vault) { return vault / vault::kDaemonJson; }
 
 core::Result<DaemonInfo> read_daemon_info(const fs::path& vault) {
     const fs::path file = daemon_json_path(vault);

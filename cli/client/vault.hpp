@@ -1,4 +1,5 @@
-// Vault discovery: where $COFFER_HOME is, and what the running daemon published in daemon.json.
+// What the running daemon published in daemon.json, and creating the vault folder. Where the
+// vault is (--home, $COFFER_HOME, ~/.coffer) is vault::resolve_home (host/vault/home.hpp).
 #pragma once
 
 #include "core/result.hpp"
@@ -19,10 +20,6 @@ struct DaemonInfo {
     std::string vault;
     std::string mcp_socket;  // the Unix-domain socket local MCP clients may use; empty: HTTP only
 };
-
-// The vault directory: `override_dir` if non-empty, else $COFFER_HOME, else $HOME/.coffer (the
-// passwd entry's home when HOME is unset). Always absolute.
-std::filesystem::path vault_dir(const std::filesystem::path& override_dir = {});
 
 // $vault/daemon.json.
 std::filesystem::path daemon_json_path(const std::filesystem::path& vault);

@@ -12,6 +12,7 @@
 #include "client/client.hpp"
 #include "client/locator.hpp"
 #include "client/url.hpp"
+#include "vault/layout.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -43,7 +44,7 @@ bool flag_of(const json::value& v, std::string_view key) {
 void master_key_notes(Context& ctx, const json::value& report, bool asked) {
     fs::path dest(text_field(report, "destination"));
     if (flag_of(report, "master_key")) {
-        ctx.err() << "warning: " << (dest / "master.key").string()
+        ctx.err() << "warning: " << (dest / vault::kMasterKey).string()
                   << " is in this backup: whoever can read the backup can decrypt every credential in it.\n"
                      "         Keep it offline or encrypted, and never next to copies made without the key.\n";
     } else if (asked) {

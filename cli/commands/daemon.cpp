@@ -6,6 +6,7 @@
 #include "client/locator.hpp"
 #include "client/process.hpp"
 #include "client/url.hpp"
+#include "vault/layout.hpp"
 
 #include <boost/json/object.hpp>
 
@@ -59,7 +60,7 @@ int status(Context& ctx, const Invocation&) {
     if (ctx.json())
         ctx.print_json(json::object{{"status", "unreachable"}, {"pid", p.info->pid}, {"port", p.info->port}});
     ctx.err() << "coffer-daemon (pid " << p.info->pid << ") does not answer: " << p.reason << '\n'
-              << "hint: see " << (ctx.vault() / "logs" / "daemon.log").string()
+              << "hint: see " << (ctx.vault() / vault::kLogs / vault::kDaemonLog).string()
               << "; if it is hung, `kill " << p.info->pid << "` and run `coffer daemon start`\n";
     return exit_code::unreachable;
 }
@@ -110,7 +111,7 @@ int stop(Context& ctx, const Invocation&) {
             core::code::unavailable,
             "coffer-daemon (pid " + std::to_string(pid) +
                 ") accepted the stop request but is still running after 10 s; see " +
-                (ctx.vault() / "logs" / "daemon.log").string()));
+                (ctx.vault() / vault::kLogs / vault::kDaemonLog).string()));
     if (ctx.json())
         ctx.print_json(json::object{{"status", "stopped"}, {"was_running", true}, {"pid", pid}});
     else
@@ -122,7 +123,7 @@ int rotate_token(Context& ctx, const Invocation&) {
     auto reply = ctx.call("POST", client::api_path({"daemon", "rotate-token"}), std::nullopt,
                           /*allow_spawn=*/false);
     return ctx.respond(reply, [&](const json::value&) {
-        ctx.out() << "token rotated; the new token is in " << (ctx.vault() / "daemon.json").string()
+        ctx.out() << "token rotated; the new token is in " << (ctx.vault() / vault::kDaemonJson).string()
                   << " (the old one is now refused)\n";
     });
 }

@@ -4,7 +4,6 @@
 #include "backup/files.hpp"
 #include "backup/layout.hpp"
 #include "backup/snapshot.hpp"
-#include "backup/vault_lock.hpp"
 #include "backup/manifest_io.hpp"
 #include "core/clock.hpp"
 
@@ -269,7 +268,7 @@ core::Result<BackupReport> backup_offline(BackupRequest request) {
         return error(core::code::not_found, reason::not_a_vault,
                      "there is no coffer vault at " + request.vault.string() + " (no coffer.db)",
                      json::object{{"vault", request.vault.string()}});
-    auto lock = VaultLock::take(request.vault);
+    auto lock = lock_vault(request.vault);
     if (!lock) return lock.error();
     auto job = BackupJob::start(std::move(request));
     if (!job) return job.error();

@@ -1,7 +1,7 @@
 #include "backup/files.hpp"
 
 #include "backup/errors.hpp"
-#include "backup/sha256.hpp"
+#include <coffer/sha256.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -72,7 +72,7 @@ core::Result<Copied> copy_file(const fs::path& src, const fs::path& dst, unsigne
     Fd in(*in_fd);
     Fd out(::open(dst.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (out.get() < 0) return io_error("cannot create", dst.string(), errno);
-    Sha256 hash;
+    coffer::Sha256 hash;
     Copied c;
     std::vector<char> buf(kChunk);
     for (;;) {
@@ -98,7 +98,7 @@ core::Result<Copied> hash_file(const fs::path& path) {
     auto fd = open_regular(path, st);
     if (!fd) return fd.error();
     Fd in(*fd);
-    Sha256 hash;
+    coffer::Sha256 hash;
     Copied c;
     std::vector<char> buf(kChunk);
     for (;;) {

@@ -5,7 +5,6 @@
 #include "backup/layout.hpp"
 #include "backup/manifest_io.hpp"
 #include "backup/snapshot.hpp"
-#include "backup/vault_lock.hpp"
 #include "store/migrations.hpp"
 
 #include <unistd.h>
@@ -144,7 +143,7 @@ core::Result<std::vector<fs::path>> empty_vault_leftovers(const fs::path& vault)
         auto name = it->path().filename().string();
         bool dir = it->is_directory(ec) && !it->is_symlink(ec);
         std::error_code ec2;
-        if (name == kLockFile || (dir && fs::is_empty(it->path(), ec2) && !ec2))
+        if (name == vault::kDaemonLock || (dir && fs::is_empty(it->path(), ec2) && !ec2))
             leftovers.push_back(it->path());
         else
             content.push_back(name);
@@ -255,14 +254,14 @@ core::Result<RestoreReport> restore(const RestoreRequest& request) {
     if (a == src_canon.end())
         return error(core::code::bad_request, reason::destination_invalid,
                      "the vault " + vault.string() + " must not lie inside the backup folder " + source.string());
-    std::optional<VaultLock> old_lock;
+    std::optional<vault::FileLock> old_lock;
     std::vector<fs::path> leftovers;
     bool vault_exists = fs::exists(fs::symlink_status(vault, ec));
     if (vault_exists) {
         if (!fs::is_directory(fs::symlink_status(vault, ec)))
             return error(core::code::conflict, reason::vault_not_empty,
                          vault.string() + " exists and is not a folder; restore into a new or empty vault");
-        auto lock = VaultLock::take(vault, /*create=*/false);  // a refused vault stays untouched
+        auto lock = lock_vault(vault, vault::FileLock::Missing::unheld);  // a refused vault stays untouched
         if (!lock) return lock.error();
         old_lock = std::move(lock).value();
         auto left = empty_vault_leftovers(vault);
@@ -279,7 +278,7 @@ core::Result<RestoreReport> restore(const RestoreRequest& request) {
     if (auto r = staging.create(parent); !r) return r.error();
     if (auto r = stage(source, *m, staging.path()); !r) return r.error();
     // The staged vault carries its own daemon.lock, taken before it becomes the vault.
-    auto new_lock = VaultLock::take(staging.path());
+    auto new_lock = lock_vault(staging.path());
     if (!new_lock) return new_lock.error();
 
     for (auto& p : leftovers) {

@@ -1,6 +1,8 @@
 // Atomic writes, private folders and files, all without following a link at the target.
 #include "core/files.hpp"
 
+#include <coffer/atomic_file.hpp>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,32 +17,8 @@ namespace coffer::core {
 namespace fs = std::filesystem;
 
 Result<void> write_file_atomic(const fs::path& path, std::string_view content, unsigned mode) {
-    auto tmp = path;
-    tmp += ".tmp-" + std::to_string(::getpid());
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
-    if (fd < 0) return Error::make(code::internal, "cannot write " + tmp.string() + ": " + std::strerror(errno));
-    ::fchmod(fd, mode);
-    const char* p = content.data();
-    std::size_t left = content.size();
-    while (left > 0) {
-        auto n = ::write(fd, p, left);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            int e = errno;
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            return Error::make(code::internal, "cannot write " + tmp.string() + ": " + std::strerror(e));
-        }
-        p += n;
-        left -= static_cast<std::size_t>(n);
-    }
-    ::fsync(fd);
-    ::close(fd);
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        int e = errno;
-        ::unlink(tmp.c_str());
-        return Error::make(code::internal, "cannot replace " + path.string() + ": " + std::strerror(e));
-    }
+    if (auto failed = coffer::write_file_atomic(path, content, mode); !failed.empty())
+        return Error::make(code::internal, std::move(failed));
     return {};
 }
 

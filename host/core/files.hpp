@@ -11,7 +11,8 @@
 
 namespace coffer::core {
 
-// Writes a temporary file beside `path` (opened with O_NOFOLLOW) and renames it over `path`.
+// coffer::write_file_atomic (coffer/atomic_file.hpp) with the error as a core::Error: a
+// temporary beside `path` (O_NOFOLLOW, fsync-ed), renamed over `path`.
 Result<void> write_file_atomic(const std::filesystem::path& path, std::string_view content, unsigned mode = 0600);
 Result<std::string> read_file(const std::filesystem::path& path);
 

@@ -1,6 +1,8 @@
 // Structured logging: one JSON object per line into logs/daemon.log (rotated, private).
 #include "core/log.hpp"
 
+#include "vault/layout.hpp"  // header-only: the log file's name
+
 #include "core/clock.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -39,7 +41,7 @@ void init(const std::filesystem::path& logs_dir, bool also_stderr) {
     // what agents called and with which arguments.
     spdlog::file_event_handlers events;
     events.after_open = [](const spdlog::filename_t&, std::FILE* file) { ::fchmod(::fileno(file), 0600); };
-    sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>((logs_dir / "daemon.log").string(),
+    sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>((logs_dir / vault::kDaemonLog).string(),
                                                                            5 * 1024 * 1024, 3, false, events));
     if (also_stderr) sinks.push_back(std::make_shared<spdlog::sinks::stderr_sink_mt>());
     g_logger = std::make_shared<spdlog::logger>("coffer", sinks.begin(), sinks.end());

@@ -10,6 +10,7 @@
 
 #include "crypto/fernet.hpp"
 #include "store/database.hpp"
+#include "vault/layout.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -58,7 +59,7 @@ public:
     // Any thread.
     Resolution resolve(std::string_view ref) const;
 
-    std::filesystem::path key_path() const { return vault_ / "master.key"; }
+    std::filesystem::path key_path() const { return vault_ / vault::kMasterKey; }
 
 private:
     core::Result<void> ensure_key(std::string_view actor);

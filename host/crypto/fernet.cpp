@@ -1,6 +1,6 @@
 #include "crypto/fernet.hpp"
 
-#include "crypto/base64url.hpp"
+#include <coffer/base64.hpp>
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>

@@ -14,6 +14,7 @@
 #include "resource/retention.hpp"
 #include "resource/scope.hpp"
 #include "store/migrations.hpp"
+#include "vault/layout.hpp"
 
 #include <boost/asio/post.hpp>
 #include <boost/json.hpp>
@@ -62,12 +63,20 @@ core::Result<void> App::prepare_vault() {
     // choice); nothing inside it may be one. Checked before anything is created, opened or chmod-ed.
     if (auto r = core::ensure_private_dir(opt_.home, core::FollowLink::yes); !r) return r;
     if (auto r = check_vault_entries(opt_.home); !r) return r;
-    for (auto sub : {"logs", "plugins", "upstream-pids", "data"})
+    for (auto sub : {vault::kLogs, vault::kPlugins, vault::kUpstreamPids, vault::kData})
         if (auto r = core::ensure_private_dir(opt_.home / sub); !r) return r;
     return {};
 }
 
-core::Result<void> App::acquire_lock() { return lock_.acquire(opt_.home); }
+core::Result<void> App::acquire_lock() {
+    auto lock = vault::FileLock::try_take(opt_.home / vault::kDaemonLock);
+    if (!lock && lock.error().code == core::code::conflict)
+        return core::Error::make(core::code::conflict,
+                                 "another coffer-daemon is already running for the vault " + opt_.home.string());
+    if (!lock) return lock.error();
+    lock_ = std::move(lock).value();
+    return {};
+}
 
 // Descriptors for connections, upstream pipes and the store: the soft limit up to the hard one
 // (at most 65536). Not fatal: the HTTP server copes with running out (ADR 0023).
@@ -91,7 +100,7 @@ core::Result<void> App::raise_fd_limit() {
 
 // D-8: upstream children a previous daemon recorded and never reaped (it crashed) are killed.
 core::Result<void> App::sweep_upstreams() {
-    pids_ = std::make_unique<UpstreamPids>(opt_.home / "upstream-pids");
+    pids_ = std::make_unique<UpstreamPids>(opt_.home / vault::kUpstreamPids);
     auto swept = pids_->sweep();
     if (swept.removed > 0)
         core::log::info("swept upstream-pids", {{"killed", swept.killed}, {"removed", swept.removed}});
@@ -101,7 +110,7 @@ core::Result<void> App::sweep_upstreams() {
 core::Result<void> App::open_store() {
     // 0600 before SQLite opens it: SQLite creates the -wal and -shm files with the database
     // file's mode. Side files a previous version left with another mode are made private too.
-    auto path = opt_.home / "coffer.db";
+    auto path = opt_.home / vault::kDatabase;
     if (auto r = core::ensure_private_file(path, true); !r) return r;
     for (auto side : {"-wal", "-shm", "-journal"})
         if (auto r = core::ensure_private_file(path.string() + side, false); !r) return r;
@@ -159,7 +168,7 @@ core::Result<void> App::load_plugins() {
         return COFFER_E_INTERNAL;
     };
     registry_ = std::make_unique<plugin::Registry>(std::move(services));
-    std::vector<fs::path> dirs{exe_dir() / ".." / COFFER_PLUGIN_SUBDIR, opt_.home / "plugins"};
+    std::vector<fs::path> dirs{exe_dir() / ".." / COFFER_PLUGIN_SUBDIR, opt_.home / vault::kPlugins};
     for (auto& d : opt_.plugin_dirs) dirs.push_back(d);
     registry_->discover(dirs);
     return {};
@@ -233,7 +242,7 @@ core::Result<void> App::start_http() {
     if (!port) return port.error();
     port_ = *port;
     // The shim's fast path (ADR 0019); HTTP alone still works if the socket cannot be opened.
-    if (auto error = gateway_->listen_local(opt_.home / "mcp.sock", [this] { return token(); }); !error.empty())
+    if (auto error = gateway_->listen_local(opt_.home / vault::kMcpSocket, [this] { return token(); }); !error.empty())
         core::log::warn("mcp local socket unavailable; clients use HTTP", {{"error", error}});
     return {};
 }
@@ -246,7 +255,7 @@ core::Result<void> App::write_state_file() {
                        {"started_at", started_at_},
                        {"vault", opt_.home.string()}};
     if (auto sock = gateway_->local_path(); !sock.empty()) state["mcp_socket"] = sock.string();
-    return core::write_file_atomic(opt_.home / "daemon.json", json::serialize(state), 0600);
+    return core::write_file_atomic(opt_.home / vault::kDaemonJson, json::serialize(state), 0600);
 }
 
 json::object App::status() const {
@@ -335,7 +344,7 @@ void App::shutdown() {
         if (left.removed > 0) core::log::warn("upstream children left at shutdown", {{"killed", left.killed}});
     }
     std::error_code ec;
-    fs::remove(opt_.home / "daemon.json", ec);
+    fs::remove(opt_.home / vault::kDaemonJson, ec);
     // Let in-flight responses finish writing, then end the loop.
     auto t = std::make_shared<boost::asio::steady_timer>(net_, std::chrono::milliseconds(100));
     t->async_wait([this, t](boost::system::error_code) { net_.stop(); });
@@ -358,7 +367,7 @@ int App::run() {
         std::fprintf(stderr, "coffer-daemon: %s\n", r.error().message.c_str());
         return 2;
     }
-    core::log::init(opt_.home / "logs", opt_.log_stderr);
+    core::log::init(opt_.home / vault::kLogs, opt_.log_stderr);
     ::signal(SIGPIPE, SIG_IGN);
 
     struct Step {

@@ -8,12 +8,12 @@
 #include "credential/store.hpp"
 #include "daemon/options.hpp"
 #include "daemon/upstream_pids.hpp"
-#include "daemon/vault_lock.hpp"
 #include "http/server.hpp"
 #include "mcp/gateway.hpp"
 #include "plugin/registry.hpp"
 #include "resource/service.hpp"
 #include "store/database.hpp"
+#include "vault/file_lock.hpp"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -65,7 +65,7 @@ private:
     boost::asio::signal_set signals_{net_};
     std::unique_ptr<boost::asio::steady_timer> retention_timer_;
 
-    VaultLock lock_;
+    vault::FileLock lock_;  // daemon.lock, held while the daemon runs
     std::unique_ptr<store::Database> db_;
     std::unique_ptr<credential::Store> credentials_;
     std::unique_ptr<plugin::Registry> registry_;

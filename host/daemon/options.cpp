@@ -1,6 +1,8 @@
 // coffer-daemon's command line and environment (see options.hpp); flags override variables.
 #include "daemon/options.hpp"
 
+#include "vault/home.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -148,7 +150,6 @@ const char* usage() {
 core::Result<Options> parse_options(int argc, char** argv) {
     Options o;
     o.log_stderr = ::isatty(2) != 0;
-    if (const char* h = std::getenv("COFFER_HOME"); h && *h) o.home = h;
     if (const char* p = std::getenv("COFFER_PORT"); p && *p) {
         auto port = parse_port(p);
         if (!port) return port.error();
@@ -224,12 +225,9 @@ core::Result<Options> parse_options(int argc, char** argv) {
             return core::Error::make(core::code::bad_request, "unknown argument '" + a + "'");
         }
     }
-    if (o.home.empty()) {
-        const char* home = std::getenv("HOME");
-        if (!home || !*home) return core::Error::make(core::code::bad_request, "neither COFFER_HOME nor HOME is set");
-        o.home = std::filesystem::path(home) / ".coffer";
-    }
-    o.home = std::filesystem::absolute(o.home);
+    auto home = vault::resolve_home(o.home);  // --home, else $COFFER_HOME, else ~/.coffer
+    if (!home) return home.error();
+    o.home = std::move(home).value();
     return o;
 }
 

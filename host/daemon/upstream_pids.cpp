@@ -4,6 +4,8 @@
 #include "core/files.hpp"
 #include "core/log.hpp"
 
+#include <coffer/process.hpp>
+
 #include <boost/json.hpp>
 
 #include <signal.h>
@@ -56,7 +58,8 @@ long long start_time_of(std::int64_t pid) {
     }
 }
 
-bool alive(pid_t pid) { return pid > 1 && (::kill(pid, 0) == 0 || errno == EPERM); }
+// Never pid 1: a record naming it is not an upstream we started.
+bool alive(pid_t pid) { return pid > 1 && coffer::process_alive(pid); }
 
 // True when a process of group `pgid` still runs (zombies do not count: a PID 1 that never reaps
 // would otherwise keep a killed group "alive").

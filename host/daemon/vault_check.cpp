@@ -1,6 +1,8 @@
 // check_vault_entries(): lstat over the vault's own entries; links and wrong types are refused.
 #include "daemon/vault_check.hpp"
 
+#include "vault/layout.hpp"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -12,25 +14,21 @@ namespace coffer::daemon {
 namespace fs = std::filesystem;
 
 const std::vector<VaultEntry>& known_vault_entries() {
-    static const std::vector<VaultEntry> entries{
-        {"logs", EntryType::directory},
-        {"data", EntryType::directory},
-        {"plugins", EntryType::directory},
-        {"upstream-pids", EntryType::directory},
-        {"coffer.db", EntryType::file},
-        {"coffer.db-wal", EntryType::file},
-        {"coffer.db-shm", EntryType::file},
-        {"coffer.db-journal", EntryType::file},
-        {"master.key", EntryType::file},
-        {"daemon.json", EntryType::file},
-        {"daemon.lock", EntryType::file},
-        {"spawn.lock", EntryType::file},
-        {"mcp.sock", EntryType::socket},
-        {"logs/daemon.log", EntryType::file},
-        {"logs/daemon.1.log", EntryType::file},
-        {"logs/daemon.2.log", EntryType::file},
-        {"logs/daemon.3.log", EntryType::file},
-    };
+    using namespace vault;
+    // Folders before what is inside them (the check walks this list in order).
+    static const std::vector<VaultEntry> entries = [] {
+        std::vector<VaultEntry> out;
+        for (auto dir : {kLogs, kData, kPlugins, kUpstreamPids}) out.push_back({std::string(dir), EntryType::directory});
+        for (auto file : {kDatabase, kDatabaseWal, kDatabaseShm, kDatabaseJournal, kMasterKey, kDaemonJson, kDaemonLock,
+                          kSpawnLock})
+            out.push_back({std::string(file), EntryType::file});
+        out.push_back({std::string(kMcpSocket), EntryType::socket});
+        // daemon.log and spdlog's rotations of it.
+        for (std::string_view log : {kDaemonLog, std::string_view("daemon.1.log"), std::string_view("daemon.2.log"),
+                                     std::string_view("daemon.3.log")})
+            out.push_back({std::string(kLogs) + "/" + std::string(log), EntryType::file});
+        return out;
+    }();
     return entries;
 }
 
@@ -117,7 +115,7 @@ core::Result<void> check_vault_entries(const fs::path& vault) {
         if (auto r = check_entry(vault / e.path, &e); !r) return r;
     for (const auto& p : children(vault))
         if (auto r = check_entry(p, find(p.filename().string())); !r) return r;
-    for (const char* dir : {"data", "logs"})
+    for (std::string_view dir : {vault::kData, vault::kLogs})
         for (const auto& p : children(vault / dir))
             if (auto r = check_entry(p, find(std::string(dir) + "/" + p.filename().string())); !r) return r;
     return {};

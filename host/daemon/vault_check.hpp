@@ -17,7 +17,7 @@ namespace coffer::daemon {
 enum class EntryType { directory, file, socket };
 
 struct VaultEntry {
-    std::string_view path;  // relative to the vault
+    std::string path;  // relative to the vault
     EntryType type;
 };
 

@@ -2,6 +2,8 @@
 
 #include "mcp/bridge.hpp"
 
+#include <coffer/base64.hpp>
+
 #include <boost/json.hpp>
 
 namespace coffer::mcp::modern {
@@ -21,32 +23,6 @@ std::string_view str(const json::object* o, std::string_view key) {
     return v && v->is_string() ? std::string_view(v->as_string()) : std::string_view();
 }
 
-std::optional<std::string> base64_decode(std::string_view in) {
-    auto val = [](char c) -> int {
-        if (c >= 'A' && c <= 'Z') return c - 'A';
-        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-        if (c >= '0' && c <= '9') return c - '0' + 52;
-        if (c == '+') return 62;
-        if (c == '/') return 63;
-        return -1;
-    };
-    while (!in.empty() && in.back() == '=') in.remove_suffix(1);
-    std::string out;
-    unsigned buf = 0;
-    int bits = 0;
-    for (char c : in) {
-        int v = val(c);
-        if (v < 0) return std::nullopt;
-        buf = (buf << 6) | static_cast<unsigned>(v);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out.push_back(static_cast<char>((buf >> bits) & 0xFF));
-        }
-    }
-    return out;
-}
-
 Refusal mismatch(std::string message) {
     return Refusal{400, rpc::code::header_mismatch, "Header mismatch: " + std::move(message), nullptr};
 }
@@ -57,7 +33,7 @@ std::optional<std::string> decode_header(std::string_view value) {
     constexpr std::string_view pre = "=?base64?", post = "?=";
     if (value.size() >= pre.size() + post.size() && value.substr(0, pre.size()) == pre &&
         value.substr(value.size() - post.size()) == post)
-        return base64_decode(value.substr(pre.size(), value.size() - pre.size() - post.size()));
+        return coffer::base64_decode(value.substr(pre.size(), value.size() - pre.size() - post.size()));
     for (char c : value)
         if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7E) return std::nullopt;
     return std::string(value);

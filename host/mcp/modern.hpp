@@ -41,7 +41,8 @@ bool is_modern_request(const http::Request& req, const rpc::Message& m);
 
 std::variant<Meta, Refusal> check(const http::Request& req, const rpc::Message& m);
 
-// A mirrored header value: plain ASCII, or the =?base64?…?= sentinel form decoded.
+// A mirrored header value: plain ASCII, or the =?base64?…?= sentinel form decoded (strict base64,
+// coffer/base64.hpp: malformed base64 gives nullopt).
 std::optional<std::string> decode_header(std::string_view value);
 
 }  // namespace coffer::mcp::modern

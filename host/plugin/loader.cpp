@@ -2,6 +2,7 @@
 
 #include "core/log.hpp"
 #include "plugin/call.hpp"
+#include "vault/layout.hpp"
 
 #include <boost/dll/shared_library.hpp>
 #include <boost/json.hpp>
@@ -173,7 +174,7 @@ void load(Plugin& p, const Manifest& m, HostServices* services) {
     p.host = std::make_unique<coffer_host>();
     p.host->plugin_name = m.name;
     p.host->vault_dir = services ? services->vault.string() : std::string();
-    p.host->data_dir = services ? (services->vault / "data" / m.name).string() : std::string();
+    p.host->data_dir = services ? (services->vault / vault::kData / m.name).string() : std::string();
     p.host->services = services;
 
     p.status = Status::loaded;  // so call() lets init through

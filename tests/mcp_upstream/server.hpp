@@ -10,7 +10,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/json.hpp>
 
-#include "sha256_hex.hpp"
+#include <coffer/sha256.hpp>
 
 #include <functional>
 #include <map>
@@ -39,7 +39,7 @@ struct Options {
     std::vector<std::pair<std::string, std::string>> required_headers;
 };
 
-using coffer::test::sha256_hex;  // lower-case hex SHA-256 of a text
+using coffer::sha256_hex;  // lower-case hex SHA-256 of a text (coffer/sha256.hpp)
 
 // Where messages for the client go. `final` marks the response that ends a request's stream.
 class Peer {

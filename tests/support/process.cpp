@@ -1,5 +1,7 @@
 #include "process.hpp"
 
+#include <coffer/process.hpp>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -172,19 +174,7 @@ int wait_pid(pid_t pid, std::chrono::milliseconds timeout) {
     }
 }
 
-bool pid_alive(pid_t pid) {
-    if (pid <= 0 || (kill(pid, 0) != 0 && errno != EPERM)) return false;
-    // A zombie (exited, not yet reaped — e.g. re-parented to a PID 1 that never reaps) is dead.
-    // getline, not an istreambuf_iterator: a process reaped between kill() and the read makes the
-    // read fail with ESRCH, which getline turns into an empty line instead of an exception.
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string content;
-    std::getline(stat, content);
-    auto close_paren = content.rfind(')');
-    if (close_paren != std::string::npos && close_paren + 2 < content.size() && content[close_paren + 2] == 'Z')
-        return false;
-    return true;
-}
+bool pid_alive(pid_t pid) { return coffer::process_alive(pid); }
 
 std::string find_on_path(const std::string& name) {
     const char* path = std::getenv("PATH");

@@ -37,7 +37,7 @@ PipedChild spawn_piped(const std::vector<std::string>& argv, const std::map<std:
 
 // Waits for a pid up to `timeout`; returns its exit code (-1 on a signal, -2 on time-out).
 int wait_pid(pid_t pid, std::chrono::milliseconds timeout);
-bool pid_alive(pid_t pid);
+bool pid_alive(pid_t pid);  // coffer::process_alive (coffer/process.hpp): exists and not a zombie
 // The executable `name` on PATH, or "" when there is none.
 std::string find_on_path(const std::string& name);
 

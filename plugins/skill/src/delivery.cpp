@@ -4,6 +4,8 @@
 #include "limits.hpp"
 #include "tree.hpp"
 
+#include <coffer/process.hpp>
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -217,7 +219,7 @@ std::vector<std::string> remove_abandoned_staging(const fs::path& agent_root) {
         if (before == std::string::npos || before < prefix.size()) continue;
         long pid = std::strtol(e.name.substr(before + 1, last - before - 1).c_str(), nullptr, 10);
         if (pid <= 0) continue;
-        if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or cannot tell
+        if (coffer::process_alive(pid)) continue;  // its owner still works on it
         try {
             fsx::remove_tree(agent_root / e.name);
             out.push_back((agent_root / e.name).string());

@@ -1,6 +1,7 @@
 #include "fsx.hpp"
 
-#include "hash.hpp"
+#include <coffer/atomic_file.hpp>
+#include <coffer/sha256.hpp>
 
 #include <dirent.h>
 #include <sys/syscall.h>
@@ -235,24 +236,7 @@ std::string read_file(const fs::path& path, std::uint64_t max_bytes) {
 }
 
 void write_file_atomic(const fs::path& path, std::string_view data) {
-    auto tmp = path;
-    tmp += ".tmp-" + random_suffix();
-    {
-        Fd out(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
-        if (!out) throw sys_error("cannot create", tmp, errno);
-        try {
-            write_all(out.get(), data.data(), data.size(), tmp.string());
-        } catch (...) {
-            out = Fd();
-            ::unlink(tmp.c_str());
-            throw;
-        }
-    }
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        int err = errno;
-        ::unlink(tmp.c_str());
-        throw sys_error("cannot replace", path, err);
-    }
+    if (auto failed = coffer::write_file_atomic(path, data, 0600); !failed.empty()) throw std::runtime_error(failed);
 }
 
 void remove_tree(const fs::path& path) {

@@ -76,7 +76,7 @@ std::string hash_file_at(int dirfd, std::string_view rel, Stat* st = nullptr);
 
 // Reads a whole file of at most `max_bytes` (throws beyond, or when it cannot be read).
 std::string read_file(const fs::path& path, std::uint64_t max_bytes);
-// Writes a file atomically (temp file in the same folder, then rename).
+// Writes a file atomically, 0600 (coffer/atomic_file.hpp); throws with its message on failure.
 void write_file_atomic(const fs::path& path, std::string_view data);
 // Removes a tree without following links; ignores a missing path.
 void remove_tree(const fs::path& path);

@@ -1,6 +1,6 @@
 #include "record.hpp"
 
-#include "hash.hpp"
+#include <coffer/sha256.hpp>
 
 namespace coffer::plugins::skill {
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "daemon_fixture.hpp"
-#include "sha256_hex.hpp"
+#include <coffer/sha256.hpp>
 
 #include <boost/json.hpp>
 
@@ -13,7 +13,7 @@ namespace cred_test {
 
 namespace json = boost::json;
 
-using coffer::test::sha256_hex;
+using coffer::sha256_hex;  // lower-case hex SHA-256 of a text (coffer/sha256.hpp)
 
 struct Vault {
     coffer::test::TempDir dir;

@@ -1,9 +1,11 @@
 // Fernet against the specification's acceptance vectors (tests/interop/fernet_spec_vectors.json),
 // plus round trips, tampering and key handling.
+#define BOOST_TEST_MODULE unit_crypto
 #include <boost/test/unit_test.hpp>
 
-#include "crypto/base64url.hpp"
 #include "crypto/fernet.hpp"
+
+#include <coffer/base64.hpp>
 
 #include <boost/json.hpp>
 
@@ -11,6 +13,8 @@
 #include <sstream>
 
 using namespace coffer::crypto;
+using coffer::base64url_decode;
+using coffer::base64url_encode;
 namespace json = boost::json;
 
 namespace {

@@ -84,4 +84,10 @@ BOOST_AUTO_TEST_CASE(decodes_mirrored_header_values) {
     BOOST_TEST(*modern::decode_header("plain") == "plain");
     BOOST_TEST(*modern::decode_header("=?base64?SGVsbG8sIOS4lueVjA==?=") == "Hello, \xe4\xb8\x96\xe7\x95\x8c");
     BOOST_TEST(!modern::decode_header("bad\x01"));
+    // The sentinel's base64 is decoded strictly (coffer/base64.hpp, ADR 0027): unpadded is fine,
+    // a dangling character, non-zero unused bits or a third '=' are not.
+    BOOST_TEST(*modern::decode_header("=?base64?YV9fYg?=") == "a__b");
+    BOOST_TEST(!modern::decode_header("=?base64?YV9fY?="));
+    BOOST_TEST(!modern::decode_header("=?base64?YV9fYh==?="));
+    BOOST_TEST(!modern::decode_header("=?base64?YV9fYg===?="));
 }
