@@ -1,6 +1,6 @@
 #include "mcp/jsonrpc.hpp"
 
-#include "mcp/utf8.hpp"
+#include "core/utf8.hpp"
 
 #include <boost/json.hpp>
 
@@ -73,7 +73,7 @@ Parsed parse(std::string_view body) {
         out.error = Error{code::invalid_request, "Invalid Request: the message exceeds the 4 MiB limit", nullptr};
         return out;
     }
-    if (!valid_utf8(body)) {
+    if (core::utf8::first_invalid(body) != std::string_view::npos) {
         out.error = Error{code::parse_error, "Parse error: the message is not valid UTF-8", nullptr};
         return out;
     }

@@ -7,7 +7,7 @@
 #include "mcp/names.hpp"
 #include "mcp/raw_json.hpp"
 #include "mcp/sse.hpp"
-#include "mcp/utf8.hpp"
+#include "core/utf8.hpp"
 
 #include <boost/json.hpp>
 
@@ -111,7 +111,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK(parsed.entries.empty());
         FUZZ_CHECK(!rpc::error(parsed.error->id, parsed.error->code, parsed.error->message).empty());
     } else {
-        FUZZ_CHECK(valid_utf8(input));
+        FUZZ_CHECK(coffer::core::utf8::first_invalid(input) == std::string_view::npos);
         for (auto& e : parsed.entries) {
             FUZZ_CHECK(e.message.has_value() != e.error.has_value());
             if (e.message) check_message(*e.message);

@@ -2,7 +2,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "mcp/jsonrpc.hpp"
-#include "mcp/utf8.hpp"
+#include "core/utf8.hpp"
 
 #include <boost/json.hpp>
 
@@ -99,7 +99,9 @@ BOOST_AUTO_TEST_CASE(builds_messages_around_raw_text) {
     BOOST_TEST(rpc::id_key(json::value("1")) != rpc::id_key(json::value(1)));
 }
 
+// The parser's UTF-8 rule is core::utf8's (one home for well-formedness).
 BOOST_AUTO_TEST_CASE(utf8_validation) {
+    auto valid_utf8 = [](std::string_view s) { return coffer::core::utf8::first_invalid(s) == std::string_view::npos; };
     BOOST_TEST(valid_utf8("plain"));
     BOOST_TEST(valid_utf8("\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80"));  // é 中 😀
     BOOST_TEST(!valid_utf8("\xc0\xaf"));          // overlong
