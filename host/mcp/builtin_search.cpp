@@ -2,6 +2,7 @@
 
 #include "curation/invocations.hpp"
 
+#include "core/ascii.hpp"
 #include "core/log.hpp"
 #include "mcp/bridge.hpp"
 #include "mcp/catalog.hpp"
@@ -37,14 +38,7 @@ const std::pair<std::string, std::string>& search_tools_item() {
 bool is_builtin(std::string_view name) noexcept { return name.substr(0, kPrefix.size()) == kPrefix; }
 
 bool reserved_server(std::string_view server) noexcept {
-    constexpr std::string_view kReserved = "coffer";
-    if (server.size() != kReserved.size()) return false;
-    for (std::size_t i = 0; i < server.size(); ++i) {
-        char c = server[i];
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-        if (c != kReserved[i]) return false;
-    }
-    return true;
+    return core::ascii_iequals(server, "coffer");
 }
 
 void add_tools(std::vector<const std::pair<std::string, std::string>*>& sorted) {
