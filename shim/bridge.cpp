@@ -372,7 +372,7 @@ void Bridge::on_client_line(std::string line) {
     // refusal nobody reads, and the client would wait for an answer that never comes.
     if (p.bad_id || (p.null_id && p.kind == MsgKind::notification)) {
         if (log_.verbose()) log_.note("client → message with an unusable id: answered -32600");
-        emit(error_response({}, -32600,
+        emit(error_response({}, rpc_error::invalid_request,
                             p.bad_id ? "Invalid Request: id must be a string or an integer"
                                      : "Invalid Request: a request id must not be null"));
         return;
@@ -468,7 +468,7 @@ void Bridge::on_client_line(std::string line) {
 void Bridge::on_oversize(std::size_t bytes) {
     log_.warn("dropped a " + std::to_string(bytes) + "-byte message (limit " + std::to_string(opts_.max_message) +
               " bytes)");
-    emit(error_response({}, -32600, "message too large (" + std::to_string(bytes) + " bytes; the limit is " +
+    emit(error_response({}, rpc_error::invalid_request, "message too large (" + std::to_string(bytes) + " bytes; the limit is " +
                                          std::to_string(opts_.max_message) + ")"));
 }
 
@@ -768,7 +768,7 @@ void Bridge::post_done(PostSink& s, Failure f, const std::string& what) {
                     }
                 }
                 if (code == rpc_error::bad_gateway && (status == 400 || status == 413 || status == 415 || status == 406))
-                    code = -32600;
+                    code = rpc_error::invalid_request;
                 done_counting();
                 if (is_request) reply_error(m, code, message, std::move(data));
                 else emit(error_response({}, code, message, std::move(data)));
@@ -885,7 +885,7 @@ void Bridge::send_local(Outbound m) {
     }
     if (auto limit = local_->max_message(); limit && m.body.size() > limit) {
         // The daemon would drop it unread; answer with the request's own id instead.
-        return reply_error(m, -32600,
+        return reply_error(m, rpc_error::invalid_request,
                            "Invalid Request: message too large (" + std::to_string(m.body.size()) +
                                " bytes; coffer-daemon takes at most " + std::to_string(limit) + ")");
     }
@@ -899,9 +899,9 @@ void Bridge::send_local(Outbound m) {
         opt.max_depth = 64;
         boost::system::error_code ec;
         json::parse(m.body, ec, &mr, opt);
-        if (ec) return reply_error(m, -32700, "Parse error: " + ec.message());
+        if (ec) return reply_error(m, jsonrpc::code::parse_error, "Parse error: " + ec.message());
         if (local_inflight_.count(m.id))
-            return reply_error(m, -32600, "Invalid Request: a request with this id is already in progress");
+            return reply_error(m, rpc_error::invalid_request, "Invalid Request: a request with this id is already in progress");
     }
     if (m.kind == MsgKind::notification && m.method == "notifications/cancelled") {
         // No answer will come for a cancelled request (the daemon drops it): stop waiting for one.

@@ -2,6 +2,8 @@
 // method) without building a DOM, and the few messages the shim writes itself.
 #pragma once
 
+#include <coffer/jsonrpc_codes.hpp>
+
 #include <boost/json/value.hpp>
 
 #include <string>
@@ -47,12 +49,13 @@ std::string error_response(std::string_view id_raw, int code, std::string_view m
 // sentinel, else "=?base64?<base64 of the UTF-8 bytes>?=".
 std::string header_safe_value(std::string_view value);
 
-// JSON-RPC error codes the shim uses (the implementation-defined range).
+// JSON-RPC error codes the shim uses, named from the one table in the SDK (coffer/jsonrpc_codes.hpp).
 namespace rpc_error {
-inline constexpr int daemon_unavailable = -32000; // no daemon could be reached or started
-inline constexpr int connection_lost = -32001;    // the daemon went away while the request was pending
-inline constexpr int bad_gateway = -32002;        // the daemon answered something that is not JSON-RPC
-inline constexpr int internal = -32603;
+inline constexpr int daemon_unavailable = jsonrpc::code::server_error;  // no daemon could be reached or started
+inline constexpr int connection_lost = jsonrpc::code::connection_lost;  // the daemon went away mid-request
+inline constexpr int bad_gateway = jsonrpc::code::bad_gateway;  // the daemon answered something that is not JSON-RPC
+inline constexpr int invalid_request = jsonrpc::code::invalid_request;
+inline constexpr int internal = jsonrpc::code::internal_error;
 }  // namespace rpc_error
 
 }  // namespace coffer::shim

@@ -136,7 +136,7 @@ void Session::end_invocation(const std::shared_ptr<Exchange>& ex, const std::str
             auto v = json::parse(*c, ec);
             if (!ec && v.is_int64()) code = v.as_int64();
         }
-        auto outcome = code == -32001 ? curation::outcome::timeout
+        auto outcome = code == rpc::code::request_timeout ? curation::outcome::timeout
                        : code == rpc::code::request_cancelled ? curation::outcome::cancelled
                                                               : curation::outcome::error;
         return end_invocation(ex, outcome, code);

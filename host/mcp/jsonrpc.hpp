@@ -2,6 +2,8 @@
 // to answer with), and building the text of outgoing messages.
 #pragma once
 
+#include <coffer/jsonrpc_codes.hpp>
+
 #include <boost/json/value.hpp>
 
 #include <cstddef>
@@ -12,20 +14,8 @@
 
 namespace coffer::mcp::rpc {
 
-namespace code {
-inline constexpr int parse_error = -32700;
-inline constexpr int invalid_request = -32600;
-inline constexpr int method_not_found = -32601;
-inline constexpr int invalid_params = -32602;
-inline constexpr int internal_error = -32603;
-inline constexpr int server_error = -32000;          // transport/session level (SDK convention)
-inline constexpr int session_not_found = -32001;     // SDK convention, with HTTP 404
-inline constexpr int resource_not_found = -32002;    // up to 2025-11-25
-inline constexpr int header_mismatch = -32020;       // 2026-07-28
-inline constexpr int missing_capability = -32021;    // 2026-07-28
-inline constexpr int unsupported_version = -32022;   // 2026-07-28
-inline constexpr int request_cancelled = -32800;
-}  // namespace code
+// The codes live in the SDK (coffer/jsonrpc_codes.hpp), shared with the plugins and the shim.
+namespace code = ::coffer::jsonrpc::code;
 
 inline constexpr std::size_t kMaxMessageBytes = 4u << 20;  // 4 MiB
 inline constexpr int kMaxDepth = 64;

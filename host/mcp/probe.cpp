@@ -6,6 +6,7 @@
 #include "core/log.hpp"
 #include "core/random.hpp"
 #include "curation/curation.hpp"
+#include "mcp/jsonrpc.hpp"
 #include "mcp/raw_json.hpp"
 
 #include <boost/asio/post.hpp>
@@ -32,7 +33,8 @@ struct ProbeJob final : LinkEvents, std::enable_shared_from_this<ProbeJob> {
 
     void link_notification(Link&, Call*, std::string) override {}
     void link_request(Link& l, Call*, std::uint64_t token, std::string) override {
-        l.respond(token, {}, R"({"code":-32601,"message":"a capability listing takes no server requests"})");
+        l.respond(token, {}, boost::json::serialize(boost::json::object{{"code", rpc::code::method_not_found},
+                                                        {"message", "a capability listing takes no server requests"}}));
     }
 
     void finish(std::string error) {
@@ -53,7 +55,7 @@ struct ProbeJob final : LinkEvents, std::enable_shared_from_this<ProbeJob> {
             if (!e.empty() || !raw::is_object(r)) {
                 // A server without this capability answers method-not-found: an empty list, not a failure.
                 auto code = e.empty() ? std::nullopt : raw::member(e, "code");
-                if (!(code && *code == "-32601") && self->out.error.empty())
+                if (!(code && *code == std::to_string(rpc::code::method_not_found)) && self->out.error.empty())
                     self->out.error = std::string(method) + ": " + (e.empty() ? "malformed answer" : e);
                 if (--self->pending == 0) self->finish({});
                 return;

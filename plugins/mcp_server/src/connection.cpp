@@ -212,7 +212,7 @@ void Connection::on_initialize(std::string_view, bool is_error, std::string_view
             if (auto* m = v.as_object().if_contains("message"); m && m->is_string()) message = m->as_string();
             if (auto* c = v.as_object().if_contains("code"); c && c->is_int64()) code = c->as_int64();
         }
-        bool about_version = code == -32602 || lower(message).find("version") != std::string::npos;
+        bool about_version = code == jsonrpc::code::invalid_params || lower(message).find("version") != std::string::npos;
         if (about_version && version_index_ + 1 < std::size(kProtocolVersions)) {
             ++version_index_;
             send_initialize();
@@ -459,7 +459,7 @@ void Connection::handle_server_request(std::string_view id, std::string_view met
     if (!taken && server_requests_.erase(token))
         answer_upstream(id, {},
                         json::serialize(json::object{
-                            {"code", -32601},
+                            {"code", jsonrpc::code::method_not_found},
                             {"message", "the client cannot answer " + std::string(method) + " through Coffer"}}));
 }
 

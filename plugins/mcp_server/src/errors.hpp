@@ -2,6 +2,8 @@
 // `data.reason` is a stable machine-readable word; the message is for people.
 #pragma once
 
+#include <coffer/jsonrpc_codes.hpp>
+
 #include <boost/json.hpp>
 
 #include <string>
@@ -10,10 +12,11 @@
 namespace coffer::mcp_server {
 
 namespace err {
-inline constexpr int kUnavailable = -32000;  // upstream down, exited, unhealthy, not installed
-inline constexpr int kTimeout = -32001;      // the per-call time limit passed (as the MCP SDKs use)
-inline constexpr int kInternal = -32603;
-inline constexpr int kCancelled = -32800;    // the client cancelled (the host discards the answer)
+// Named from the one table in the SDK (coffer/jsonrpc_codes.hpp).
+inline constexpr int kUnavailable = jsonrpc::code::server_error;  // upstream down, exited, unhealthy, not installed
+inline constexpr int kTimeout = jsonrpc::code::request_timeout;  // the per-call time limit passed
+inline constexpr int kInternal = jsonrpc::code::internal_error;
+inline constexpr int kCancelled = jsonrpc::code::request_cancelled;  // the client cancelled (the host discards the answer)
 }  // namespace err
 
 // Stable reasons in error.data.reason.

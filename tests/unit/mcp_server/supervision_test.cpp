@@ -4,6 +4,8 @@
 
 #include "support.hpp"
 
+#include <coffer/jsonrpc_codes.hpp>
+
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -58,7 +60,7 @@ BOOST_AUTO_TEST_CASE(per_call_timeout) {
     auto took = std::chrono::steady_clock::now() - t0;
     BOOST_TEST((took >= 250ms));
     BOOST_TEST((took < 2s));
-    BOOST_TEST(error_code(r.details) == -32001);
+    BOOST_TEST(error_code(r.details) == coffer::jsonrpc::code::request_timeout);
     BOOST_TEST(error_reason(r.details) == "timeout");
     BOOST_TEST(error_message(r.details).find("did not answer tools/call within 300 ms") != std::string::npos, r.details);
     // The upstream was told, and the connection is still good.
@@ -73,7 +75,7 @@ BOOST_AUTO_TEST_CASE(initialize_timeout_is_a_failed_start) {
     auto* inst = host.create("mcp_server", "up", stdio_config({"--init-delay", "3000"}, R"({"timeout_ms":200})"));
     auto s = host.mcp_open(inst);
     auto r = host.mcp_request(*s, "tools/list");
-    BOOST_TEST(error_code(r.details) == -32001);
+    BOOST_TEST(error_code(r.details) == coffer::jsonrpc::code::request_timeout);
     BOOST_TEST(error_message(r.details).find("did not finish starting within 200 ms") != std::string::npos, r.details);
     BOOST_TEST(wait_until([&] { return host.children().empty(); }));  // the stuck child was killed
     BOOST_TEST(status_of(host, inst).at("health").as_string() == "unhealthy");
