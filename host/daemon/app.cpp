@@ -140,7 +140,7 @@ core::Result<void> App::load_plugins() {
             auto v = json::parse(payload, ec);
             json::object p = (!ec && v.is_object()) ? v.as_object() : json::object{};
             p["plugin"] = plugin;
-            (void)resource::write_audit(*db_, "system", type, target, p);
+            resource::record_audit(*db_, "system", type, target, p);
         });
     };
     services.emit = [](const std::string& plugin, const std::string& topic, const std::string&) {
@@ -156,7 +156,7 @@ core::Result<void> App::load_plugins() {
         std::string target(ref);
         bool ok = r.outcome == credential::Resolution::Outcome::ok;
         boost::asio::post(svc_, [this, plugin, target, ok] {
-            (void)resource::write_audit(*db_, "system", "credential_resolved", target,
+            resource::record_audit(*db_, "system", "credential_resolved", target,
                                         json::object{{"plugin", plugin}, {"ok", ok}});
         });
         switch (r.outcome) {
@@ -334,7 +334,7 @@ void App::shutdown() {
         if (invocations_) invocations_->flush();  // what the closed sessions recorded last
         if (resources_) resources_->stop_all();
         if (registry_) registry_->shutdown();
-        if (db_) (void)resource::write_audit(*db_, "system", "daemon_stopped", "daemon", json::object{});
+        if (db_) resource::record_audit(*db_, "system", "daemon_stopped", "daemon", json::object{});
         done.set_value();
     });
     fut.wait();
@@ -395,7 +395,7 @@ int App::run() {
             return 1;
         }
     }
-    (void)resource::write_audit(*db_, "system", "daemon_started", "daemon",
+    resource::record_audit(*db_, "system", "daemon_started", "daemon",
                                 json::object{{"version", COFFER_VERSION}, {"port", port_}});
 
     svc_work_ = std::make_unique<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>>(
