@@ -51,6 +51,8 @@ public:
 private:
     std::vector<std::string> targets() const;
     std::string config_source(const json::object& config) const;
+    // At start: the record names another source than the resource (see the .cpp).
+    void reimport_uncommitted(const std::string& source);
     void import_from(const std::string& source, bool replace, const std::string& source_pointer,
                      const std::string& name_pointer);
     // Picks up edits of the library copy: returns false (with `problems`) when it is missing or invalid.

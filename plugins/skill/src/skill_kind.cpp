@@ -110,6 +110,24 @@ json::value SkillKind::kind_action(std::string_view name, const json::object& ar
     return Kind::kind_action(name, args);
 }
 
+void SkillKind::forget_leftovers(const std::string& name, const std::string& uid, bool library) {
+    std::error_code ec;
+    for (fs::directory_iterator it(records_, ec), end; !ec && it != end; it.increment(ec)) {
+        auto file = it->path();
+        auto stem = file.stem().string();
+        if (file.extension() != ".json" || stem == uid || live_.contains(stem)) continue;
+        auto rec = Record::load(file);
+        if (!rec || rec->name != name || rec->uid != stem) continue;
+        for (auto& [t, d] : rec->deliveries) undeliver(d);
+        if (library) library_->remove(name);
+        std::error_code rec_ec;
+        fs::remove(file, rec_ec);
+        host_.warn("skill " + name + ": removed what an interrupted change left behind (uid " + stem + ")");
+        host_.audit("skill_removed", "skill:" + name,
+                    json::object{{"uid", stem}, {"reason", "left behind by an interrupted change"}, {"library", library}});
+    }
+}
+
 json::value SkillKind::verify_all(bool repair, bool deep) {
     std::vector<SkillInstance*> order;
     for (auto& [uid, inst] : live_) order.push_back(inst);
