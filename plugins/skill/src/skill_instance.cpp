@@ -160,6 +160,28 @@ bool SkillInstance::refresh_library(std::vector<std::string>& problems, bool* ch
     return true;
 }
 
+DeliverResult SkillInstance::deliver_recorded(const std::string& target, const fs::path& root, const fs::path& dest) {
+    auto prev = rec_.deliveries.find(target);
+    const Delivery* previous = prev == rec_.deliveries.end() ? nullptr : &prev->second;
+    Delivery before;
+    if (previous) before = *previous;
+    bool recorded = false;
+    // A first delivery is in the record before it is in place (see deliver()).
+    auto record_first = [&](const Delivery& d) {
+        rec_.deliveries[target] = d;
+        save();
+        recorded = true;
+    };
+    auto res = deliver(root, rec_.library, rec_.library_hash, dest, previous, record_first);
+    if (res.conflict && recorded) {
+        // Something else took the name meanwhile: the record must not claim it.
+        if (previous) rec_.deliveries[target] = before;
+        else rec_.deliveries.erase(target);
+        save();
+    }
+    return res;
+}
+
 void SkillInstance::deliver_all(const char* why) {
     auto root = kind_.library().path_of(name_);
     json::object report;
@@ -182,8 +204,7 @@ void SkillInstance::deliver_all(const char* why) {
             changed = true;
         }
         try {
-            auto res = deliver(root, rec_.library, rec_.library_hash, dest,
-                               prev == rec_.deliveries.end() ? nullptr : &prev->second);
+            auto res = deliver_recorded(t, root, dest);
             if (res.conflict) {
                 if (conflicts_[t] != res.conflict_reason) {
                     kind_.host().warn("skill " + name_ + ": " + res.conflict_reason);
@@ -405,10 +426,8 @@ json::object SkillInstance::verify(bool repair, bool deep) {
                 } else {
                     auto troot = target_root(t);
                     auto dest = *troot / name_;
-                    auto prev = rec_.deliveries.find(t);
                     try {
-                        auto res = deliver(root, rec_.library, rec_.library_hash, dest,
-                                           prev == rec_.deliveries.end() ? nullptr : &prev->second);
+                        auto res = deliver_recorded(t, root, dest);
                         if (res.conflict) {
                             e["repaired"] = false;
                             e["reason"] = res.conflict_reason;

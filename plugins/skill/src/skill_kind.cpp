@@ -1,5 +1,7 @@
 #include "skill_kind.hpp"
 
+#include <coffer/atomic_file.hpp>
+
 #include "delivery.hpp"
 #include "schema_text.hpp"
 #include "drift.hpp"
@@ -49,6 +51,14 @@ void SkillKind::init() {
     std::error_code ec;
     fs::create_directories(library_->dir(), ec);
     library_->cleanup();
+    // Records being replaced when the daemon was killed (coffer/atomic_file.hpp); nothing has
+    // been written here yet by this process.
+    for (auto& n : coffer::remove_stale_atomic_temporaries(records_))
+        host_.warn("removed a stale temporary " + (records_ / n).string());
+    // First deliveries a killed daemon was building in the agents' folders.
+    for (auto& t : all_targets())
+        if (auto root = target_root(t))
+            for (auto& p : remove_abandoned_staging(*root)) host_.warn("removed an abandoned delivery folder " + p);
 }
 
 std::string SkillKind::schema() const { return kSkillSchemaText; }
