@@ -107,6 +107,16 @@ core::Result<void> App::sweep_upstreams() {
     return {};
 }
 
+// A daemon killed while replacing daemon.json or creating master.key leaves the temporary beside
+// it (coffer/atomic_file.hpp). This daemon holds the vault's lock and has written nothing yet, so
+// every such temporary at the top of the vault is stale. (The upstream-pids sweep empties its
+// folder; plugins clean their own data folders.)
+core::Result<void> App::remove_stale_temporaries() {
+    for (auto& name : core::remove_stale_temporaries(opt_.home))
+        core::log::info("removed a stale temporary", {{"file", name}});
+    return {};
+}
+
 core::Result<void> App::open_store() {
     // 0600 before SQLite opens it: SQLite creates the -wal and -shm files with the database
     // file's mode. Side files a previous version left with another mode are made private too.
@@ -377,6 +387,7 @@ int App::run() {
     std::vector<Step> steps{
         {"raise_fd_limit", [this] { return raise_fd_limit(); }},
         {"sweep_upstreams", [this] { return sweep_upstreams(); }},
+        {"remove_stale_temporaries", [this] { return remove_stale_temporaries(); }},
         {"open_store", [this] { return open_store(); }},
         {"open_credentials", [this] { return open_credentials(); }},
         {"load_plugins", [this] { return load_plugins(); }},
