@@ -18,6 +18,7 @@ constexpr std::size_t kStdoutBacklog = 8u << 20;
 }  // namespace
 
 void Forwarder::emit(std::string line) {
+    count_answer(line);
     out_.write(std::move(line));
     if (stdin_paused_ || !reader_ || out_.queued_bytes() <= kStdoutBacklog) return;
     stdin_paused_ = true;
@@ -26,14 +27,37 @@ void Forwarder::emit(std::string line) {
         auto self = w.lock();
         if (!self) return;
         self->stdin_paused_ = false;
-        if (self->reader_) self->reader_->resume();
+        if (self->reader_ && !self->waiting_for_answers_) self->reader_->resume();
     });
+}
+
+// An answer on its way to the client: its request stops counting, and reading resumes once the
+// daemon has caught up.
+void Forwarder::count_answer(std::string_view line) {
+    Peek p = peek(line);
+    if (p.kind == MsgKind::response) unanswered_.done(p.id);
+    if (!waiting_for_answers_ || !unanswered_.under_low()) return;
+    waiting_for_answers_ = false;
+    if (reader_ && !stdin_paused_) reader_->resume();
+}
+
+// A line read from the client: a request starts counting, a cancellation ends its request's count;
+// past the high mark no more is read until answers come back.
+void Forwarder::count_request(const Peek& p, std::size_t bytes, std::string_view body) {
+    if (p.kind == MsgKind::request) unanswered_.read(p.id, bytes);
+    if (p.kind == MsgKind::notification && p.method == "notifications/cancelled")
+        if (auto rid = cancelled_request_id(body)) unanswered_.done(*rid);
+    if (waiting_for_answers_ || !reader_ || !unanswered_.over_high()) return;
+    waiting_for_answers_ = true;
+    if (log_.verbose()) log_.note("reading paused: " + std::to_string(unanswered_.bytes()) + " bytes of requests unanswered");
+    reader_->pause();
 }
 
 void Forwarder::on_client_line(std::string line) {
     if (exiting_) return;
     Peek p = peek(line);
     if (refuse_unusable_id(p)) return;
+    count_request(p, line.size(), line);
     Outbound m = to_outbound(std::move(line), p);
     if (cancel_stateless(m)) return;
     if (log_.verbose()) log_.note("client → " + m.what() + (m.id.empty() ? "" : " id " + m.id));

@@ -21,6 +21,7 @@
 #include "shim/options.hpp"
 #include "shim/outbound.hpp"
 #include "shim/stdio.hpp"
+#include "shim/unanswered.hpp"
 
 #include "client/locator.hpp"
 
@@ -71,6 +72,8 @@ private:
     void on_client_eof();
     void on_stdout_failed(const std::string& why);
     void emit(std::string line);
+    void count_answer(std::string_view line);
+    void count_request(const Peek& p, std::size_t bytes, std::string_view body);
     void reply_error(const Outbound& m, int code, const std::string& message, boost::json::value data = nullptr);
 
     // forwarder.cpp — the coordinator: the queue of client messages and which transport takes one.
@@ -160,6 +163,8 @@ private:
     int in_fd_;
     std::unique_ptr<LineReader> reader_;
     bool stdin_paused_ = false;  // the client is not reading its answers (kStdoutBacklog)
+    Unanswered unanswered_;      // its requests the daemon has not answered yet
+    bool waiting_for_answers_ = false;  // reading paused until unanswered_ is under its low mark
 
     // The daemon (discovery.cpp, liveness.cpp).
     enum class Link { down, locating, up } link_ = Link::down;
