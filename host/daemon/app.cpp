@@ -1,10 +1,9 @@
 // The daemon application (see app.hpp): start-up steps, the network and service threads, shutdown.
 #include "daemon/app.hpp"
 
-#include "daemon/curation_routes.hpp"
+#include "daemon/surfaces.hpp"
 #include "daemon/fd_limit.hpp"
 #include "daemon/vault_check.hpp"
-#include "api/credential_routes.hpp"
 
 #include "core/clock.hpp"
 #include "core/files.hpp"
@@ -216,23 +215,9 @@ core::Result<void> App::start_resources() {
 core::Result<void> App::start_http() {
     token_ = core::random_hex(32);
     api_ = std::make_unique<api::Api>(api::Context{*this, *resources_, *registry_, *db_}, svc_.get_executor());
-    add_curation_routes(*api_, CurationDeps{*resources_, *registry_, *gateway_, *curation_, *db_, svc_.get_executor()});
-    api::add_credential_routes(*api_, *credentials_);
-    api_->mount(api::Mount{
-        mcp::Gateway::paths(),
-        [this](http::Request&& r, http::Respond respond) { gateway_->handle(std::move(r), std::move(respond)); },
-        [](int status, const std::string&, const std::string& message, const std::string& trace) {
-            auto res = mcp::Gateway::http_error(status, mcp::rpc::code::server_error, message);
-            res.headers.emplace_back("X-Coffer-Trace", trace);
-            return res;
-        }});
     backup_ = std::make_unique<BackupEndpoint>(opt_.home, svc_.get_executor(), *db_, COFFER_VERSION);
-    api_->mount(backup_->mount());
-    api_->add_route("POST", "/api/v1/mcp/refresh", [this](const http::Request&, const api::Params&) -> core::Result<api::Reply> {
-        gateway_->refresh();
-        return api::Reply{200, json::object{{"refreshed", true},
-                                            {"sessions", static_cast<std::int64_t>(gateway_->session_count())}}};
-    });
+    add_surfaces(*api_, SurfaceDeps{*resources_, *registry_, *gateway_, *curation_, *credentials_, *backup_, *db_,
+                                    svc_.get_executor()});
     server_ = std::make_unique<http::Server>(
         net_, [this](http::Request&& r, http::Respond respond) { api_->handle(std::move(r), std::move(respond)); },
         [](int status, const std::string& code, const std::string& message, const std::string& target) {
