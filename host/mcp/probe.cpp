@@ -8,6 +8,7 @@
 #include "curation/curation.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/raw_json.hpp"
+#include "mcp/versions.hpp"
 
 #include <boost/asio/post.hpp>
 #include <boost/json.hpp>
@@ -114,7 +115,7 @@ void Gateway::probe(const std::string& server, std::function<void(Listing)> done
                           {"cwd", ""},
                           {"client", json::object{{"name", "coffer-capabilities"}, {"version", config_.server_version}}},
                           {"client_capabilities", json::object{}},
-                          {"protocol_version", "2025-11-25"}};
+                          {"protocol_version", to_string(kProviderVersion)}};
         job->link = Link::open(*p, json::serialize(info), net_.get_executor(), std::weak_ptr<LinkEvents>(job),
                                env_.gate(p->plugin));
         if (env_.link_opened) env_.link_opened(p->uid);

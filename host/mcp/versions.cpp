@@ -1,12 +1,19 @@
 #include "mcp/versions.hpp"
 
+#include <coffer/mcp_revisions.hpp>
+
+#include <iterator>
+
 namespace coffer::mcp {
 
 namespace {
+namespace rev = ::coffer::mcp_revision;  // the names, shared with the mcp_server plugin
 constexpr std::pair<Version, std::string_view> kNames[] = {
-    {Version::v2026_07_28, "2026-07-28"}, {Version::v2025_11_25, "2025-11-25"}, {Version::v2025_06_18, "2025-06-18"},
-    {Version::v2025_03_26, "2025-03-26"}, {Version::v2024_11_05, "2024-11-05"},
+    {Version::v2026_07_28, rev::k2026_07_28}, {Version::v2025_11_25, rev::k2025_11_25},
+    {Version::v2025_06_18, rev::k2025_06_18}, {Version::v2025_03_26, rev::k2025_03_26},
+    {Version::v2024_11_05, rev::k2024_11_05},
 };
+static_assert(std::size(kNames) == std::size(rev::all), "every revision the SDK names has a Version");
 }  // namespace
 
 std::optional<Version> parse_version(std::string_view text) noexcept {

@@ -12,6 +12,7 @@
 #include "upstream.hpp"
 
 #include <coffer/abi.h>
+#include <coffer/mcp_revisions.hpp>
 
 #include <boost/asio/steady_timer.hpp>
 
@@ -25,9 +26,9 @@
 
 namespace coffer::mcp_server {
 
-// Supported protocol versions, newest first; `initialize` offers the first and steps down when
-// the upstream refuses.
-inline constexpr std::string_view kProtocolVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+// Protocol versions offered to upstreams, newest first (the SDK's list of session-based
+// revisions); `initialize` offers the first and steps down when the upstream refuses.
+inline constexpr const auto& kProtocolVersions = mcp_revision::with_sessions;
 bool supported_protocol_version(std::string_view v);
 
 // Where a connection sends what the upstream initiates (the downstream session). Called on the
