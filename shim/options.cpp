@@ -1,18 +1,13 @@
 #include "shim/options.hpp"
 
+#include "client/spawn.hpp"
+
 #include <cstdlib>
 #include <stdexcept>
 
 namespace coffer::shim {
 
 namespace {
-
-bool env_true(const char* name) {
-    const char* v = std::getenv(name);
-    if (!v || !*v) return false;
-    std::string s(v);
-    return s != "0" && s != "false" && s != "no";
-}
 
 Options::Transport parse_transport(const std::string& v, const char* where) {
     if (v == "auto") return Options::Transport::auto_;
@@ -25,7 +20,7 @@ Options::Transport parse_transport(const std::string& v, const char* where) {
 
 Options parse_options(const std::vector<std::string>& args) {
     Options o;
-    o.no_spawn = env_true("COFFER_NO_SPAWN");
+    o.no_spawn = client::no_spawn_from_env();
     if (const char* t = std::getenv("COFFER_SHIM_TRANSPORT"); t && *t) o.transport = parse_transport(t, "COFFER_SHIM_TRANSPORT");
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string a = args[i];

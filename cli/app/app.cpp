@@ -1,4 +1,5 @@
 #include "app/app.hpp"
+#include "client/spawn.hpp"
 
 #include "app/args.hpp"
 #include "app/command.hpp"
@@ -23,12 +24,6 @@ namespace coffer::cli {
 
 namespace {
 
-bool env_true(const char* name) {
-    const char* v = std::getenv(name);
-    if (!v || !*v) return false;
-    std::string s(v);
-    return s != "0" && s != "false" && s != "no";
-}
 
 // --json must shape even the errors of a command line that does not parse.
 bool wants_json(const std::vector<std::string>& args) {
@@ -47,7 +42,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
 
     GlobalOptions globals;
     globals.json = wants_json(args);
-    globals.no_spawn = env_true("COFFER_NO_SPAWN");
+    globals.no_spawn = client::no_spawn_from_env();
 
     Invocation inv;
     try {

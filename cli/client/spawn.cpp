@@ -1,8 +1,10 @@
 #include "client/spawn.hpp"
 
 #include <cerrno>
+#include <cstdlib>
 #include <csignal>
 #include <cstring>
+#include <string_view>
 
 #include <fcntl.h>
 #include <sys/syscall.h>
@@ -122,6 +124,13 @@ core::Result<int> spawn_detached(const std::filesystem::path& exe,
     if (daemon_pid <= 0)
         return core::Error::make(core::code::internal, "cannot start " + exe_str);
     return daemon_pid;
+}
+
+bool no_spawn_from_env() {
+    const char* v = std::getenv("COFFER_NO_SPAWN");
+    if (!v || !*v) return false;
+    std::string_view s(v);
+    return s != "0" && s != "false" && s != "no";
 }
 
 }  // namespace coffer::client

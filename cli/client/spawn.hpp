@@ -16,4 +16,8 @@ namespace coffer::client {
 core::Result<int> spawn_detached(const std::filesystem::path& exe,
                                  const std::vector<std::string>& args);
 
+// COFFER_NO_SPAWN, as the CLI and the shim both read it: set to anything but "", "0", "false" or
+// "no", neither starts a daemon when none is running.
+bool no_spawn_from_env();
+
 }  // namespace coffer::client

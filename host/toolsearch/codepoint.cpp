@@ -1,60 +1,18 @@
 #include "toolsearch/codepoint.hpp"
 
+#include <coffer/utf8.hpp>
+
 namespace coffer::toolsearch::cp {
 
 char32_t next(std::string_view s, std::size_t& i) noexcept {
-    auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-    unsigned char c = byte(i);
-    if (c < 0x80) {
-        ++i;
-        return c;
-    }
-    std::size_t n = 0;
-    char32_t v = 0;
-    char32_t min = 0;
-    if (c >= 0xC2 && c <= 0xDF) n = 1, v = c & 0x1F, min = 0x80;
-    else if (c >= 0xE0 && c <= 0xEF) n = 2, v = c & 0x0F, min = 0x800;
-    else if (c >= 0xF0 && c <= 0xF4) n = 3, v = c & 0x07, min = 0x10000;
-    else {
+    std::size_t n = utf8::sequence_length(s, i);
+    if (n == 0) {  // not UTF-8: one byte, read as U+FFFD
         ++i;
         return kReplacement;
     }
-    if (i + n >= s.size()) {  // truncated at the end
-        ++i;
-        return kReplacement;
-    }
-    for (std::size_t k = 1; k <= n; ++k) {
-        unsigned char b = byte(i + k);
-        if ((b & 0xC0) != 0x80) {
-            ++i;
-            return kReplacement;
-        }
-        v = (v << 6) | (b & 0x3F);
-    }
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
-        ++i;
-        return kReplacement;
-    }
-    i += n + 1;
-    return v;
-}
-
-void append_utf8(std::string& out, char32_t c) {
-    if (c < 0x80) {
-        out += static_cast<char>(c);
-    } else if (c < 0x800) {
-        out += static_cast<char>(0xC0 | (c >> 6));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        out += static_cast<char>(0xE0 | (c >> 12));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (c >> 18));
-        out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    }
+    char32_t c = utf8::decode(s, i, n);
+    i += n;
+    return c;
 }
 
 bool is_cjk(char32_t c) noexcept {

@@ -12,7 +12,6 @@ inline constexpr char32_t kReplacement = 0xFFFD;
 
 // The code point at s[i]; advances i past it (by one byte for an invalid sequence).
 char32_t next(std::string_view s, std::size_t& i) noexcept;
-void append_utf8(std::string& out, char32_t c);
 
 // Han ideographs, Hiragana, Katakana, Hangul: text without spaces between words.
 bool is_cjk(char32_t c) noexcept;

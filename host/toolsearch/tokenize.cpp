@@ -3,6 +3,8 @@
 #include "toolsearch/codepoint.hpp"
 #include "toolsearch/stem.hpp"
 
+#include <coffer/utf8.hpp>
+
 namespace coffer::toolsearch {
 
 namespace {
@@ -70,13 +72,13 @@ private:
         }
         std::string s;
         if (cjk_.size() == 1) {
-            cp::append_utf8(s, cjk_[0]);
+            utf8::append(s, cjk_[0]);
             out_.push_back(std::move(s));
         }
         for (std::size_t k = 0; k + 1 < cjk_.size(); ++k) {
             s.clear();
-            cp::append_utf8(s, cjk_[k]);
-            cp::append_utf8(s, cjk_[k + 1]);
+            utf8::append(s, cjk_[k]);
+            utf8::append(s, cjk_[k + 1]);
             out_.push_back(s);
         }
         cjk_.clear();
@@ -86,7 +88,7 @@ private:
 
     void emit(const std::u32string& part) {
         std::string s;
-        for (char32_t c : part) cp::append_utf8(s, cp::lower(c));
+        for (char32_t c : part) utf8::append(s, cp::lower(c));
         if (s.size() == 1 && !cp::is_digit(static_cast<unsigned char>(s[0]))) return;  // single letters
         if (is_stopword(s)) return;
         out_.push_back(stem(s));

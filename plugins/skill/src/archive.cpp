@@ -84,7 +84,7 @@ std::optional<std::string> normalize_entry_name(std::string_view raw, std::strin
         problem = "an entry has an empty name";
         return std::nullopt;
     }
-    if (!valid_utf8(raw)) {
+    if (!coffer::utf8::valid(raw)) {
         problem = "entry " + shown_name(raw) + " has a name that is not valid UTF-8";
         return std::nullopt;
     }

@@ -2,6 +2,8 @@
 
 #include "limits.hpp"
 
+#include <coffer/utf8.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -41,23 +43,6 @@ std::string_view strip_comment(std::string_view s) {
 
 bool is_seq_item(std::string_view text) { return text == "-" || (text.size() > 1 && text[0] == '-' && is_space(text[1])); }
 
-void append_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-}
 
 json::value resolve_plain(std::string_view s) {
     if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return nullptr;
@@ -296,10 +281,10 @@ private:
                 case '"': out += '"'; break;
                 case '/': out += '/'; break;
                 case '\\': out += '\\'; break;
-                case 'N': append_utf8(out, 0x85); break;
-                case '_': append_utf8(out, 0xA0); break;
-                case 'L': append_utf8(out, 0x2028); break;
-                case 'P': append_utf8(out, 0x2029); break;
+                case 'N': coffer::utf8::append(out, 0x85); break;
+                case '_': coffer::utf8::append(out, 0xA0); break;
+                case 'L': coffer::utf8::append(out, 0x2028); break;
+                case 'P': coffer::utf8::append(out, 0x2029); break;
                 case 'x': case 'u': case 'U': {
                     std::size_t len = e == 'x' ? 2 : e == 'u' ? 4 : 8;
                     if (i + len > text.size()) fail(line, "incomplete escape \\" + std::string(1, e));
@@ -312,7 +297,7 @@ private:
                         cp = cp * 16 + static_cast<std::uint32_t>(d);
                     }
                     if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) fail(line, "escape is not a Unicode scalar value");
-                    append_utf8(out, cp);
+                    coffer::utf8::append(out, cp);
                     i += len;
                     break;
                 }

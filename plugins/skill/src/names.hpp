@@ -2,6 +2,8 @@
 // rule applies to the resource name, the library folder and the SKILL.md frontmatter `name`.
 #pragma once
 
+#include <coffer/utf8.hpp>
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -15,9 +17,6 @@ inline constexpr std::size_t kMaxNameLength = 64;
 // nothing when it is. The text completes a sentence that begins with the field's name.
 std::optional<std::string> name_problem(std::string_view name);
 
-// Number of Unicode code points in UTF-8 text.
-std::size_t utf8_length(std::string_view text);
-// True when `text` is well-formed UTF-8 (no overlongs, no surrogates).
-bool valid_utf8(std::string_view text);
+// UTF-8 checks (well-formedness, code-point counts) come from the SDK: coffer/utf8.hpp.
 
 }  // namespace coffer::plugins::skill

@@ -55,7 +55,7 @@ void check_text(const json::object& fm, const char* field, bool required, std::s
     }
     std::string_view s = v->as_string();
     if (keep) *keep = std::string(s);
-    auto n = utf8_length(s);
+    auto n = coffer::utf8::length(s);
     bool blank = s.find_first_not_of(" \t\r\n") == std::string_view::npos;
     if (blank) out.push_back(std::string(kPrefix) + field + " must not be empty (" + range + ")");
     else if (max && n > max)
@@ -67,7 +67,7 @@ void check_text(const json::object& fm, const char* field, bool required, std::s
 
 std::vector<std::string> check_skill_md(std::string_view text, std::optional<std::string_view> folder, SkillInfo& info) {
     std::vector<std::string> out;
-    if (!valid_utf8(text)) {
+    if (!coffer::utf8::valid(text)) {
         out.push_back("SKILL.md is not valid UTF-8 text");
         return out;
     }

@@ -25,7 +25,7 @@ bool is_junk(std::string_view name) {
 }
 
 std::string component_problem(std::string_view name) {
-    if (!valid_utf8(name)) return "is not valid UTF-8";
+    if (!coffer::utf8::valid(name)) return "is not valid UTF-8";
     for (unsigned char c : name)
         if (c < 0x20 || c == 0x7f) return "contains a control character";
     return {};
