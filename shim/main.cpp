@@ -1,6 +1,6 @@
 // coffer-mcp-shim: the stdio MCP server that MCP clients launch (see docs/mcp-gateway.md).
-#include "shim/bridge.hpp"
 #include "shim/options.hpp"
+#include "shim/run.hpp"
 #include "vault/home.hpp"
 
 #include <cstdio>

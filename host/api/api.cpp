@@ -75,7 +75,7 @@ std::optional<http::Response> media_type_refusal(const http::Request& req, const
 }
 }  // namespace
 
-Api::Api(Context ctx, boost::asio::any_io_executor service) : ctx_(ctx), service_(std::move(service)) { add_routes(); }
+Api::Api(Context ctx, boost::asio::any_io_executor service) : ctx_(ctx), service_(std::move(service)) {}
 
 const Mount* Api::mount_for(const std::string& path) const {
     for (auto& m : mounts_)

@@ -60,9 +60,11 @@ public:
         router_.add_async(std::move(method), std::move(pattern), std::move(fn));
     }
     void mount(Mount m) { mounts_.push_back(std::move(m)); }
+    // The routes this library owns: daemon status/stop/token, plugins, kinds, resources, actions,
+    // audit, retention (routes.cpp). Called, like every other surface, from daemon/surfaces.cpp.
+    void add_core_routes();
 
 private:
-    void add_routes();
     const Mount* mount_for(const std::string& path) const;
     Context ctx_;
     boost::asio::any_io_executor service_;

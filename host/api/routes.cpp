@@ -27,7 +27,7 @@ template <typename T> core::Result<Reply> wrap(core::Result<T> r, const char* ke
 
 }  // namespace
 
-void Api::add_routes() {
+void Api::add_core_routes() {
     auto& c = ctx_;
     router_.add("GET", "/api/v1/daemon/status", [&c](auto&, auto&) -> core::Result<Reply> {
         return Reply{200, c.daemon.status()};

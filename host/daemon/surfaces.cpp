@@ -1,0 +1,51 @@
+// The daemon's complete route table: each area's routes and each mounted surface, in one place.
+#include "daemon/surfaces.hpp"
+
+#include "api/credential_routes.hpp"
+#include "daemon/curation_routes.hpp"
+
+#include <boost/json.hpp>
+
+namespace coffer::daemon {
+
+namespace json = boost::json;
+
+namespace {
+
+// POST /api/v1/mcp/refresh: every session re-lists its servers' capabilities.
+void add_gateway_routes(api::Api& api, mcp::Gateway& gateway) {
+    api.add_route("POST", "/api/v1/mcp/refresh", [&gateway](const http::Request&, const api::Params&) -> core::Result<api::Reply> {
+        gateway.refresh();
+        return api::Reply{200, json::object{{"refreshed", true},
+                                            {"sessions", static_cast<std::int64_t>(gateway.session_count())}}};
+    });
+}
+
+// /mcp and /sse: the MCP gateway, whose refusals are JSON-RPC errors rather than the REST envelope.
+api::Mount gateway_mount(mcp::Gateway& gateway) {
+    return api::Mount{
+        mcp::Gateway::paths(),
+        [&gateway](http::Request&& r, http::Respond respond) { gateway.handle(std::move(r), std::move(respond)); },
+        [](int status, const std::string&, const std::string& message, const std::string& trace) {
+            auto res = mcp::Gateway::http_error(status, mcp::rpc::code::server_error, message);
+            res.headers.emplace_back("X-Coffer-Trace", trace);
+            return res;
+        }};
+}
+
+}  // namespace
+
+void add_surfaces(api::Api& api, SurfaceDeps d) {
+    // /api/v1: daemon, plugins, kinds, resources, actions, audit, retention.
+    api.add_core_routes();
+    // /api/v1/credentials.
+    api::add_credential_routes(api, d.credentials);
+    // /api/v1/mcp: curation, invocations, refresh.
+    add_curation_routes(api, CurationDeps{d.resources, d.registry, d.gateway, d.curator, d.db, d.service});
+    add_gateway_routes(api, d.gateway);
+    // /mcp, /sse: the gateway; /api/v1/backup: a streamed archive.
+    api.mount(gateway_mount(d.gateway));
+    api.mount(d.backup.mount());
+}
+
+}  // namespace coffer::daemon
