@@ -4,6 +4,8 @@
 #define BOOST_TEST_MODULE abi_cases
 #include <boost/test/unit_test.hpp>
 
+#include "temp_dir.hpp"
+
 #include <coffer/abi.h>
 #include <coffer/testing.hpp>
 
@@ -52,12 +54,6 @@ coffer_plugin_entry_fn entry_of(const std::string& name) {
     return reinterpret_cast<coffer_plugin_entry_fn>(dlsym(open_case(name), COFFER_PLUGIN_ENTRY_SYMBOL));
 }
 
-fs::path vault(const std::string& tag) {
-    auto p = fs::temp_directory_path() / ("coffer-abi-cases-" + tag);
-    fs::remove_all(p);
-    return p;
-}
-
 json::value parse(const std::string& s) { return json::parse(s); }
 
 // The manifest agrees with the descriptor: name, ABI major, kinds.
@@ -103,7 +99,8 @@ BOOST_AUTO_TEST_CASE(bad_manifest_has_a_malformed_manifest_and_a_good_library) {
     BOOST_TEST(ec.failed());
     auto entry = entry_of("bad_manifest");
     BOOST_REQUIRE(entry);
-    FakeHost host(entry, "{}", vault("bad-manifest"));
+    coffer::test::TempDir dir("abi-bad-manifest");
+    FakeHost host(entry, "{}", dir / "vault");
     BOOST_TEST(view(host.plugin().name) == "bad_manifest");
 }
 
@@ -148,7 +145,8 @@ BOOST_AUTO_TEST_CASE(newer_minor_needs_host_minor_7) {
 BOOST_AUTO_TEST_CASE(throwing_hook_lets_exceptions_cross_the_boundary) {
     auto entry = entry_of("throwing_hook");
     BOOST_REQUIRE(entry);
-    FakeHost host(entry, "{}", vault("throwing"));
+    coffer::test::TempDir dir("abi-throwing");
+    FakeHost host(entry, "{}", dir / "vault");
     check_manifest_matches("throwing_hook", host.plugin());
     // The fake host does not catch (the daemon must): the exceptions reach this test.
     BOOST_CHECK_THROW(host.validate("throwing_hook", "{}"), std::runtime_error);
@@ -167,7 +165,8 @@ BOOST_AUTO_TEST_CASE(mcp_v13_ships_a_1_3_provider_table_with_a_trap_past_its_end
     auto entry = entry_of("mcp_v13");
     BOOST_REQUIRE(entry);
     BOOST_TEST(manifest("mcp_v13").at("abi").at("minor").as_int64() == 3);
-    FakeHost host(entry, "{}", vault("mcp-v13"));
+    coffer::test::TempDir dir("abi-mcp-v13");
+    FakeHost host(entry, "{}", dir / "vault");
     auto& p = host.plugin();
     check_manifest_matches("mcp_v13", p);
     BOOST_TEST(p.abi_minor == 3);
@@ -194,7 +193,8 @@ BOOST_AUTO_TEST_CASE(is_a_complete_good_plugin) {
     auto entry = entry_of("test_kind");
     BOOST_REQUIRE(entry);
     BOOST_TEST(entry(2, 0) == nullptr);
-    FakeHost host(entry, "{}", vault("test-kind"));
+    coffer::test::TempDir dir("abi-test-kind");
+    FakeHost host(entry, "{}", dir / "vault");
     auto& p = host.plugin();
     check_manifest_matches("test_kind", p);
     BOOST_TEST(p.abi_major == 1);
@@ -213,7 +213,8 @@ BOOST_AUTO_TEST_CASE(is_a_complete_good_plugin) {
 }
 
 BOOST_AUTO_TEST_CASE(validator_wants_even_values_for_label_even) {
-    FakeHost host(entry_of("test_kind"), "{}", vault("test-kind-validate"));
+    coffer::test::TempDir dir("abi-test-kind-validate");
+    FakeHost host(entry_of("test_kind"), "{}", dir / "vault");
     BOOST_TEST(host.validate("test_kind", R"({"value":4,"label":"even"})").ok());
     BOOST_TEST(host.validate("test_kind", R"({"value":3,"label":"odd"})").ok());
     BOOST_TEST(host.validate("test_kind", R"({"value":3})").ok());
@@ -225,7 +226,8 @@ BOOST_AUTO_TEST_CASE(validator_wants_even_values_for_label_even) {
 }
 
 BOOST_AUTO_TEST_CASE(actions_and_status) {
-    FakeHost host(entry_of("test_kind"), "{}", vault("test-kind-actions"));
+    coffer::test::TempDir dir("abi-test-kind-actions");
+    FakeHost host(entry_of("test_kind"), "{}", dir / "vault");
     auto* i = host.create("test_kind", "t1", R"({"value":4,"label":"even"})");
     auto echo = host.action(i, "echo", R"({"x":[1,2,3]})");
     BOOST_TEST(echo.ok());
@@ -268,7 +270,8 @@ BOOST_AUTO_TEST_CASE(counts_from_c) {
     auto entry = entry_of("c_kind");
     BOOST_REQUIRE(entry);
     BOOST_TEST(entry(2, 0) == nullptr);
-    FakeHost host(entry, "{}", vault("c-kind"));
+    coffer::test::TempDir dir("abi-c-kind");
+    FakeHost host(entry, "{}", dir / "vault");
     check_manifest_matches("c_kind", host.plugin());
     BOOST_REQUIRE(!host.logs().empty());
     BOOST_TEST(host.logs()[0].message == "c_kind ready");
@@ -290,7 +293,8 @@ BOOST_AUTO_TEST_CASE(counts_from_c) {
 }
 
 BOOST_AUTO_TEST_CASE(validates_from_c_with_a_pointer) {
-    FakeHost host(entry_of("c_kind"), "{}", vault("c-kind-validate"));
+    coffer::test::TempDir dir("abi-c-kind-validate");
+    FakeHost host(entry_of("c_kind"), "{}", dir / "vault");
     BOOST_TEST(host.validate("c_counter", R"({"start":10,"step":5})").ok());
     BOOST_TEST(host.validate("c_counter", "{}").ok());
     auto r = host.validate("c_counter", R"({"start":11,"step":5})");

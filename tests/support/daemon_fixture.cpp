@@ -13,29 +13,11 @@ namespace coffer::test {
 namespace fs = std::filesystem;
 namespace json = boost::json;
 
-TempDir::TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "coffer-test-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-}
-
-TempDir::~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-}
-
 void install_test_plugins(const fs::path& vault, const std::vector<std::string>& cases) {
     fs::create_directories(vault / "plugins");
     for (auto& c : cases)
         for (auto& e : fs::directory_iterator(test_plugin_dir() / c))
             fs::copy(e.path(), vault / "plugins" / e.path().filename(), fs::copy_options::overwrite_existing);
-}
-
-json::value parse(const std::string& text) {
-    boost::system::error_code ec;
-    auto v = json::parse(text, ec);
-    if (ec) return json::value(nullptr);
-    return v;
 }
 
 Daemon::Daemon(fs::path vault, std::map<std::string, std::string> extra_env)
@@ -81,16 +63,17 @@ bool Daemon::start() {
     fs::remove(vault_ / "daemon.json");
     auto exe = binary_.empty() ? bin_dir() / "coffer-daemon" : binary_;
     pid_ = spawn({exe.string()}, env(), vault_ / "daemon.stderr");
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (!pid_alive(pid_)) return false;
-        if (fs::exists(vault_ / "daemon.json")) {
+    // Ready once daemon.json names a port that answers; a daemon that exits ends the wait early.
+    bool exited = false;
+    bool ready = eventually(
+        [&] {
+            if (!pid_alive(pid_)) return exited = true;
+            if (!fs::exists(vault_ / "daemon.json")) return false;
             reload_state();
-            if (port_ != 0 && call("GET", "/api/v1/daemon/status").status == 200) return true;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return false;
+            return port_ != 0 && call("GET", "/api/v1/daemon/status").status == 200;
+        },
+        std::chrono::seconds(10), std::chrono::milliseconds(5));
+    return ready && !exited;
 }
 
 int Daemon::stop() {

@@ -1,8 +1,11 @@
 // Test support: a real coffer-daemon on a free loopback port with a temporary vault.
 #pragma once
 
+#include "eventually.hpp"
 #include "http_client.hpp"
+#include "json_check.hpp"
 #include "process.hpp"
+#include "temp_dir.hpp"
 
 #include <boost/json.hpp>
 
@@ -12,16 +15,6 @@
 #include <vector>
 
 namespace coffer::test {
-
-class TempDir {
-public:
-    TempDir();
-    ~TempDir();
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
 
 // Copies the named test plugin case folders (<build>/test-plugins/<case>) into `vault/plugins`.
 void install_test_plugins(const std::filesystem::path& vault, const std::vector<std::string>& cases);
@@ -71,7 +64,5 @@ struct StartedDaemon {
     explicit StartedDaemon(const std::vector<std::string>& test_plugins = {},
                            std::map<std::string, std::string> env = {});
 };
-
-boost::json::value parse(const std::string& text);
 
 }  // namespace coffer::test

@@ -320,13 +320,10 @@ BOOST_FIXTURE_TEST_CASE(backup_while_serving_and_writing_restores_the_same_vault
         }
     });
     auto wait_writes = [&](std::size_t n) {
-        for (int i = 0; i < 2000; ++i) {
-            {
-                std::lock_guard<std::mutex> g(mu);
-                if (writes.size() >= n) return;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        }
+        eventually([&] {
+            std::lock_guard<std::mutex> g(mu);
+            return writes.size() >= n;
+        }, std::chrono::seconds(10), std::chrono::milliseconds(5));
     };
     wait_writes(3);
     auto dest = dir.path() / "backups" / "b1";
@@ -760,7 +757,7 @@ BOOST_FIXTURE_TEST_CASE(stopping_during_a_backup_leaves_no_partial_backup, Sourc
                               {{"X-Coffer-Token", token}});
     });
     // Stop as soon as the backup has started writing.
-    for (int i = 0; i < 2000 && !fs::exists(dest); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    eventually([&] { return fs::exists(dest); }, std::chrono::seconds(2), std::chrono::milliseconds(1));
     BOOST_TEST(d.stop() == 0, d.log());
     client.join();
     bool complete = fs::exists(dest / "coffer-backup.json");

@@ -84,18 +84,18 @@ std::set<int> daemons_for(const fs::path& vault) {
     return out;
 }
 
+// Gone, or a zombie its (exited) parent left for init to reap.
 bool wait_gone(int pid, std::chrono::milliseconds limit) {
-    auto deadline = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (!pid_alive(pid)) return true;
-        std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-        std::string line;
-        std::getline(stat, line);
-        auto close = line.rfind(')');
-        if (close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z') return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return false;
+    return eventually(
+        [pid] {
+            if (!pid_alive(pid)) return true;
+            std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+            std::string line;
+            std::getline(stat, line);
+            auto close = line.rfind(')');
+            return close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z';
+        },
+        limit, std::chrono::milliseconds(20));
 }
 
 // Stops whatever daemons a test's CLI runs left behind for this vault (they are not our children).
@@ -238,9 +238,7 @@ BOOST_AUTO_TEST_CASE(racing_clis_end_with_one_daemon) {
     int pid = daemon_pid(t.vault);
     BOOST_TEST(pid > 0);
     // Losing daemons exit on their own (daemon.lock); give them a moment.
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (daemons_for(t.vault).size() > 1 && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    BOOST_TEST(eventually([&] { return daemons_for(t.vault).size() <= 1; }));
     BOOST_TEST(daemons_for(t.vault) == std::set<int>{pid});
 }
 

@@ -108,15 +108,6 @@ std::vector<std::string> names_of(const json::value& reply, const char* member, 
     return out;
 }
 
-bool eventually(const std::function<bool()>& fn, std::chrono::milliseconds timeout) {
-    auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (fn()) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return fn();
-}
-
 json::object echo_status(Daemon& d, const std::string& name) {
     auto v = d.call_json("GET", "/api/v1/resources/mcp_echo/" + name);
     auto* st = v.is_object() ? v.as_object().if_contains("resource") : nullptr;

@@ -54,8 +54,6 @@ private:
 
 std::vector<std::string> names_of(const boost::json::value& list_reply, const char* member = "tools",
                                   const char* field = "name");
-// Polls `fn` until it returns true or `timeout` passes.
-bool eventually(const std::function<bool()>& fn, std::chrono::milliseconds timeout = std::chrono::seconds(5));
 // The plugin status of resource mcp_echo:<name> ({open, opened, closed, cancelled, last_session}).
 boost::json::object echo_status(Daemon& d, const std::string& name);
 void add_echo(Daemon& d, const std::string& name, const std::string& config = "{}", const std::string& extra = "");

@@ -71,7 +71,7 @@ BOOST_FIXTURE_TEST_CASE(stdio_server_lifecycle_and_test_action, Fixture) {
     auto tools = action("up", "tools");
     BOOST_TEST(tools.at("result").at("tools").at(0).at("name").as_string() == "echo");
     // The probe's child is gone: no upstream-pids/ entry left behind.
-    BOOST_TEST(mcps_test::wait_until([&] {
+    BOOST_TEST(mcps_test::eventually([&] {
         auto p = d.vault() / "upstream-pids";
         return !std::filesystem::exists(p) || std::filesystem::is_empty(p);
     }));
@@ -103,7 +103,7 @@ BOOST_FIXTURE_TEST_CASE(registration_succeeds_while_the_upstream_is_missing_or_d
     BOOST_TEST(t.at("result").at("error").as_string() == "runner not installed: coffer-no-such-runner-xyz");
 
     create("down", R"({"url":"http://127.0.0.1:1/mcp","timeout_ms":2000})");
-    BOOST_TEST(mcps_test::wait_until([&] { return plugin_status("down").at("health").as_string() == "unhealthy"; }));
+    BOOST_TEST(mcps_test::eventually([&] { return plugin_status("down").at("health").as_string() == "unhealthy"; }));
     auto td = action("down", "test");
     BOOST_TEST(!td.at("result").at("ok").as_bool());
     BOOST_TEST(td.at("result").at("error").as_string().find("cannot reach 127.0.0.1:1") != std::string::npos);

@@ -129,12 +129,12 @@ struct Fixture {
     // Plugins' audit events are written by the host asynchronously (posted to its service thread),
     // so one may land just after the response that caused it: wait for it a little.
     bool audited(const std::string& target, const std::string& type) {
-        for (int i = 0; i < 100; ++i) {
-            auto types = audit_types(target);
-            if (std::find(types.begin(), types.end(), type) != types.end()) return true;
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-        return false;
+        return eventually(
+            [&] {
+                auto types = audit_types(target);
+                return std::find(types.begin(), types.end(), type) != types.end();
+            },
+            std::chrono::seconds(2), std::chrono::milliseconds(20));
     }
 
     std::vector<std::string> audit_types(const std::string& target) {

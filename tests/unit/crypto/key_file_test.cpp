@@ -1,5 +1,6 @@
 #include <boost/test/unit_test.hpp>
 
+#include "temp_dir.hpp"
 #include "crypto/key_file.hpp"
 
 #include <sys/stat.h>
@@ -13,12 +14,8 @@ namespace fs = std::filesystem;
 
 namespace {
 struct TmpDir {
-    fs::path path = fs::temp_directory_path() / ("coffer-keyfile-" + std::to_string(::getpid()));
-    TmpDir() {
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TmpDir() { fs::remove_all(path); }
+    coffer::test::TempDir dir{"keyfile"};
+    const fs::path& path = dir.path();
 };
 unsigned mode_of(const fs::path& p) {
     struct stat st {};

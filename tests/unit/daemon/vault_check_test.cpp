@@ -3,6 +3,7 @@
 #define BOOST_TEST_MODULE daemon_unit
 #include <boost/test/unit_test.hpp>
 
+#include "temp_dir.hpp"
 #include "daemon/vault_check.hpp"
 
 #include <stdlib.h>
@@ -15,18 +16,13 @@ using namespace coffer::daemon;
 namespace fs = std::filesystem;
 
 namespace {
+// A vault folder and, beside it, a folder outside the vault for links to point at.
 struct Dir {
-    fs::path path;
+    coffer::test::TempDir tmp{"vault-check"};
+    const fs::path& path = tmp.path();
     Dir() {
-        std::string tmpl = (fs::temp_directory_path() / "coffer-vault-check-XXXXXX").string();
-        BOOST_REQUIRE(::mkdtemp(tmpl.data()));
-        path = tmpl;
         fs::create_directories(path / "vault");
         fs::create_directories(path / "elsewhere");
-    }
-    ~Dir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
     }
     fs::path vault() const { return path / "vault"; }
     fs::path elsewhere() const { return path / "elsewhere"; }

@@ -48,7 +48,7 @@ BOOST_AUTO_TEST_CASE(test_action) {
     BOOST_TEST(v.at("error").is_null());
     BOOST_TEST(v.at("duration_ms").as_int64() >= 0);
     BOOST_TEST(status_of(host, inst).at("health").as_string() == "ok");
-    BOOST_TEST(wait_until([&] { return host.children().empty(); }));  // the probe's child is gone
+    BOOST_TEST(eventually([&] { return host.children().empty(); }));  // the probe's child is gone
 
     auto* bad = host.create("mcp_server", "bad", R"({"command":"coffer-no-such-runner-xyz"})");
     auto rb = host.action(bad, "test");

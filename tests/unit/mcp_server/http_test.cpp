@@ -13,11 +13,7 @@ namespace {
 constexpr const char* kRaw =
     R"({"content":[{"type":"text","text":"raw \u00e9 result"}],"structuredContent":{"z":1.50,"a":[1e2,-0.0,12345678901234567890123,1E-7],"nested":{"b":true,"a":null}},"isError":false})";
 
-bool has_notification(Session& s, const std::string& what) {
-    for (auto& n : notifications(s))
-        if (n.find(what) != std::string::npos) return true;
-    return false;
-}
+bool has_notification(Session& s, const std::string& method) { return !notifications_of(s, method).empty(); }
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(http)
@@ -39,14 +35,13 @@ BOOST_AUTO_TEST_CASE(streamable_http) {
     auto p = host.mcp_request(*s, "tools/call", tool("progress", R"({"steps":2,"interval_ms":5})", R"({"progressToken":"t"})"));
     BOOST_TEST(p.ok());
     int progress = 0;
-    for (auto& n : notifications(*s))
-        if (n.find("notifications/progress") != std::string::npos && n.find(R"("progressToken":"t")") != std::string::npos)
-            ++progress;
+    for (auto& n : notifications_of(*s, "notifications/progress"))
+        if (coffer::test::string_at(n, "/params/progressToken") == "t") ++progress;
     BOOST_TEST(progress == 2);
     // list_changed arrives on the GET stream (opened after initialize).
     std::this_thread::sleep_for(200ms);
     BOOST_TEST(host.mcp_request(*s, "tools/call", tool("toggle")).ok());
-    BOOST_TEST(wait_until([&] { return has_notification(*s, "notifications/tools/list_changed"); }));
+    BOOST_TEST(eventually([&] { return has_notification(*s, "notifications/tools/list_changed"); }));
     // Errors pass through raw.
     auto missing = host.mcp_request(*s, "resources/read", R"({"uri":"test://nope"})");
     BOOST_TEST(missing.details == R"({"code":-32002,"message":"Resource not found: test://nope"})");
@@ -67,7 +62,7 @@ BOOST_AUTO_TEST_CASE(legacy_http_sse_fallback) {
     auto e = host.mcp_request(*s, "tools/call", tool("echo", R"({"text":"over sse"})"));
     BOOST_TEST(text_of(e.json) == "over sse");
     BOOST_TEST(host.mcp_request(*s, "tools/call", tool("toggle")).ok());
-    BOOST_TEST(wait_until([&] { return has_notification(*s, "notifications/tools/list_changed"); }));
+    BOOST_TEST(eventually([&] { return has_notification(*s, "notifications/tools/list_changed"); }));
     s.reset();
 }
 
@@ -92,7 +87,7 @@ BOOST_AUTO_TEST_CASE(unreachable_server_is_unhealthy_and_registration_still_succ
     FakeHost host(coffer_plugin_entry_v1);
     auto* inst = host.create("mcp_server", "down", http_config("http://127.0.0.1:1/mcp"));
     // Known down right after registration (a background TCP check), before any call.
-    BOOST_TEST(wait_until([&] { return status_of(host, inst).at("health").as_string() == "unhealthy"; }));
+    BOOST_TEST(eventually([&] { return status_of(host, inst).at("health").as_string() == "unhealthy"; }));
     BOOST_TEST(status_of(host, inst).at("last_error").as_string().find("Connection refused") != std::string::npos);
     auto s = host.mcp_open(inst);
     auto r = host.mcp_request(*s, "tools/list");

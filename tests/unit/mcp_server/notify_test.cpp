@@ -54,12 +54,12 @@ BOOST_AUTO_TEST_CASE(roots_list_changed_reaches_a_stdio_upstream_which_then_asks
     BOOST_TEST(host.children().size() == 1u);
 
     // The upstream reacts with roots/list, relayed to the client; the answer goes back.
-    BOOST_REQUIRE(wait_until([&] { return !server_requests(*s).empty(); }));
+    BOOST_REQUIRE(eventually([&] { return !server_requests(*s).empty(); }));
     auto req = server_requests(*s).front();
     BOOST_TEST(json::parse(req.json).at("method").as_string() == "roots/list");
     host.mcp_respond(*s, req.token, R"({"roots":[{"uri":"file:///work","name":"work"}]})");
     json::value roots;
-    BOOST_TEST(wait_until([&] { return !(roots = stats(host, *s).at("roots")).is_null(); }));
+    BOOST_TEST(eventually([&] { return !(roots = stats(host, *s).at("roots")).is_null(); }));
     BOOST_TEST(roots == json::parse(R"({"roots":[{"uri":"file:///work","name":"work"}]})"));
 }
 
@@ -96,7 +96,7 @@ BOOST_AUTO_TEST_CASE(roots_list_changed_reaches_a_streamable_http_upstream) {
     BOOST_TEST(heard(stats(host, *s), kRootsChanged) == 0);
     BOOST_TEST(host.mcp_notify(*s, kRootsChanged));
     // A notification is its own POST: no order against the next call, so wait for it.
-    BOOST_TEST(wait_until([&] { return heard(stats(host, *s), kRootsChanged) == 1; }));
+    BOOST_TEST(eventually([&] { return heard(stats(host, *s), kRootsChanged) == 1; }));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -82,11 +82,9 @@ BOOST_FIXTURE_TEST_CASE(resources_prompts_and_errors_pass_through, Stdio) {
 BOOST_FIXTURE_TEST_CASE(progress_reaches_the_call_with_the_clients_token, Stdio) {
     auto r = call("progress", R"({"steps":3,"interval_ms":5})", R"({"progressToken":"client-tok"})");
     BOOST_REQUIRE_MESSAGE(r.ok(), r.details);
-    std::vector<std::string> progress;
-    for (auto& n : notifications(*s))
-        if (n.find("notifications/progress") != std::string::npos) progress.push_back(n);
+    auto progress = notifications_of(*s, "notifications/progress");
     BOOST_REQUIRE(progress.size() == 3u);
-    auto first = json::parse(progress[0]);
+    auto& first = progress[0];
     BOOST_TEST(first.at("params").at("progressToken").as_string() == "client-tok");
     BOOST_TEST(first.at("params").at("progress").as_int64() == 1);
     // A numeric token comes back as the same number.
@@ -97,23 +95,19 @@ BOOST_FIXTURE_TEST_CASE(progress_reaches_the_call_with_the_clients_token, Stdio)
 
 BOOST_FIXTURE_TEST_CASE(list_changed_and_messages_are_forwarded, Stdio) {
     BOOST_TEST(call("toggle").ok());
-    BOOST_TEST(wait_until([&] {
-        for (auto& n : notifications(*s))
-            if (n.find("notifications/tools/list_changed") != std::string::npos) return true;
-        return false;
-    }));
+    BOOST_TEST(eventually([&] { return !notifications_of(*s, "notifications/tools/list_changed").empty(); }));
     auto page2 = host.mcp_request(*s, "tools/list", R"({"cursor":"page-2"})");
-    BOOST_TEST(page2.json.find("\"extra\"") != std::string::npos);
+    BOOST_TEST(coffer::test::has_member(json::parse(page2.json), "/tools", "name", "extra"), page2.json);
     BOOST_TEST(call("log", R"({"message":"hi there"})").ok());
     bool seen = false;
-    for (auto& n : notifications(*s))
-        if (n.find("notifications/message") != std::string::npos && n.find("hi there") != std::string::npos) seen = true;
+    for (auto& n : notifications_of(*s, "notifications/message"))
+        if (coffer::test::string_at(n, "/params/data") == "hi there") seen = true;
     BOOST_TEST(seen);
 }
 
 BOOST_FIXTURE_TEST_CASE(server_requests_are_relayed_and_answered, Stdio) {
     AsyncCall c(*s, "tools/call", tool("sample", R"({"prompt":"2+2?"})"));
-    BOOST_REQUIRE(wait_until([&] { return !server_requests(*s).empty(); }));
+    BOOST_REQUIRE(eventually([&] { return !server_requests(*s).empty(); }));
     auto req = server_requests(*s).front();
     auto v = json::parse(req.json);
     BOOST_TEST(v.at("method").as_string() == "sampling/createMessage");
@@ -160,12 +154,12 @@ BOOST_AUTO_TEST_CASE(sessions_have_their_own_upstreams_and_close_kills_the_group
     long grandchild = std::stol(text_of(host.mcp_request(*a, "tools/call", tool("grandchild")).json));
     BOOST_TEST(!pid_gone(grandchild));
     a.reset();  // provider close: SIGKILL to the whole group
-    BOOST_TEST(wait_until([&] { return pid_gone(pa) && pid_gone(grandchild); }));
-    BOOST_TEST(wait_until([&] { return host.children().size() == 1u; }));  // child_exited recorded
+    BOOST_TEST(eventually([&] { return pid_gone(pa) && pid_gone(grandchild); }));
+    BOOST_TEST(eventually([&] { return host.children().size() == 1u; }));  // child_exited recorded
     BOOST_TEST(host.children().front() == pb);
     BOOST_TEST(!pid_gone(pb));
     b.reset();
-    BOOST_TEST(wait_until([&] { return pid_gone(pb) && host.children().empty(); }));
+    BOOST_TEST(eventually([&] { return pid_gone(pb) && host.children().empty(); }));
 }
 
 BOOST_AUTO_TEST_CASE(stopping_the_resource_closes_its_upstreams) {
@@ -179,7 +173,7 @@ BOOST_AUTO_TEST_CASE(stopping_the_resource_closes_its_upstreams) {
     BOOST_TEST(host.stop(inst).ok());
     auto r = pending.wait(std::chrono::seconds(2));  // failed at once, not left hanging
     BOOST_TEST(error_reason(r.details) == "closed");
-    BOOST_TEST(wait_until([&] { return pid_gone(pid) && host.children().empty(); }));
+    BOOST_TEST(eventually([&] { return pid_gone(pid) && host.children().empty(); }));
     auto refused = host.mcp_request(*s, "tools/call", tool("pid"));
     BOOST_TEST(error_reason(refused.details) == "disabled");
     BOOST_TEST(host.start(inst).ok());

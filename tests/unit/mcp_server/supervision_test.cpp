@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "support.hpp"
+#include "temp_dir.hpp"
 
 #include <coffer/jsonrpc_codes.hpp>
 
@@ -34,7 +35,7 @@ BOOST_AUTO_TEST_CASE(crash_mid_call_fails_pending_calls_and_the_next_call_respaw
     BOOST_TEST(error_message(crash.details).find("exited with status 3") != std::string::npos, crash.details);
     BOOST_TEST(error_reason(other.details) == "upstream_exited");
     BOOST_TEST(error_message(other.details).find("tools/call") != std::string::npos);
-    BOOST_TEST(wait_until([&] { return host.children().empty(); }));  // reaped and forgotten
+    BOOST_TEST(eventually([&] { return host.children().empty(); }));  // reaped and forgotten
     auto st = status_of(host, inst);
     BOOST_TEST(st.at("last_error").as_string().find("exited with status 3") != std::string::npos);
     auto next = host.mcp_request(*s, "tools/call", tool("pid"));
@@ -44,7 +45,7 @@ BOOST_AUTO_TEST_CASE(crash_mid_call_fails_pending_calls_and_the_next_call_respaw
     // Killed by a signal from outside (kill -9 of the upstream).
     long pid2 = std::stol(text_of(next.json));
     ::kill(static_cast<pid_t>(pid2), SIGKILL);
-    BOOST_TEST(wait_until([&] { return host.children().empty(); }));
+    BOOST_TEST(eventually([&] { return host.children().empty(); }));
     BOOST_TEST(status_of(host, inst).at("last_error").as_string().find("signal 9") != std::string::npos);
     BOOST_TEST(host.mcp_request(*s, "tools/call", tool("echo", R"({"text":"again"})")).ok());
     s.reset();
@@ -77,7 +78,7 @@ BOOST_AUTO_TEST_CASE(initialize_timeout_is_a_failed_start) {
     auto r = host.mcp_request(*s, "tools/list");
     BOOST_TEST(error_code(r.details) == coffer::jsonrpc::code::request_timeout);
     BOOST_TEST(error_message(r.details).find("did not finish starting within 200 ms") != std::string::npos, r.details);
-    BOOST_TEST(wait_until([&] { return host.children().empty(); }));  // the stuck child was killed
+    BOOST_TEST(eventually([&] { return host.children().empty(); }));  // the stuck child was killed
     BOOST_TEST(status_of(host, inst).at("health").as_string() == "unhealthy");
     s.reset();
 }
@@ -126,24 +127,21 @@ BOOST_AUTO_TEST_CASE(runner_not_installed) {
     BOOST_TEST(error_message(r.details) == "runner not installed: coffer-no-such-runner-xyz");
     BOOST_TEST(host.children().empty());
     // A path that exists but cannot be executed is "not installed" too.
-    char file[] = "/tmp/mcps-noexec-XXXXXX";
-    int fd = ::mkstemp(file);
-    BOOST_REQUIRE(fd >= 0);
-    ::close(fd);
-    ::chmod(file, 0644);
+    coffer::test::TempDir dir("mcps-noexec");
+    std::string file = (dir / "server").string();
+    std::ofstream(file) << "";
+    ::chmod(file.c_str(), 0644);
     auto* inst2 = host.create("mcp_server", "up2", R"({"command":")" + std::string(file) + R"("})");
     auto last = status_of(host, inst2).at("last_error");
     BOOST_TEST(last.is_string());
     if (last.is_string())
         BOOST_TEST(last.as_string() == "runner not installed: " + std::string(file) + " (not executable)");
-    ::unlink(file);
     s.reset();
 }
 
 BOOST_AUTO_TEST_CASE(missing_interpreter_of_a_script_is_a_missing_runner) {
-    char dir[] = "/tmp/mcps-script-XXXXXX";
-    BOOST_REQUIRE(::mkdtemp(dir));
-    std::string script = std::string(dir) + "/server";
+    coffer::test::TempDir dir("mcps-script");
+    std::string script = (dir / "server").string();
     {
         std::ofstream f(script);
         f << "#!/usr/bin/env coffer-no-such-interpreter\n";
@@ -156,7 +154,6 @@ BOOST_AUTO_TEST_CASE(missing_interpreter_of_a_script_is_a_missing_runner) {
     BOOST_TEST(error_message(r.details) == "runner not installed: coffer-no-such-interpreter", r.details);
     BOOST_TEST(status_of(host, inst).at("runner_not_installed").as_bool());
     s.reset();
-    std::filesystem::remove_all(dir);
 }
 
 BOOST_AUTO_TEST_CASE(credential_references_are_resolved_through_the_host_at_spawn) {
@@ -217,7 +214,7 @@ BOOST_AUTO_TEST_CASE(config_change_restarts_upstreams) {
     auto s = host.mcp_open(inst);
     long pid = std::stol(text_of(host.mcp_request(*s, "tools/call", tool("pid")).json));
     BOOST_TEST(host.update(inst, stdio_config({"--max-version", "2025-06-18"})).ok());
-    BOOST_TEST(wait_until([&] { return pid_gone(pid); }));
+    BOOST_TEST(eventually([&] { return pid_gone(pid); }));
     auto stats = host.mcp_request(*s, "tools/call", tool("stats"));
     BOOST_TEST(json::parse(text_of(stats.json)).at("protocol_version").as_string() == "2025-06-18");
     s.reset();

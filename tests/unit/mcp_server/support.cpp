@@ -119,18 +119,21 @@ std::vector<std::string> notifications(Session& s) {
     return s.session->notifications;
 }
 
+std::vector<json::value> notifications_of(Session& s, std::string_view method) {
+    std::vector<json::value> out;
+    for (auto& n : notifications(s)) {
+        boost::system::error_code ec;
+        auto v = json::parse(n, ec);
+        if (ec || !v.is_object()) continue;
+        auto* m = v.as_object().if_contains("method");
+        if (m && m->is_string() && m->get_string() == method) out.push_back(std::move(v));
+    }
+    return out;
+}
+
 std::vector<coffer_session::Req> server_requests(Session& s) {
     std::lock_guard<std::mutex> g(s.session->mu);
     return s.session->requests;
-}
-
-bool wait_until(const std::function<bool()>& pred, std::chrono::milliseconds timeout) {
-    auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (pred()) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return pred();
 }
 
 bool pid_gone(long pid) { return !coffer::test::pid_alive(static_cast<pid_t>(pid)); }
@@ -141,15 +144,12 @@ json::object status_of(FakeHost& host, coffer_instance* inst) {
 }
 
 HttpUpstream::HttpUpstream(bool legacy, std::vector<std::string> extra_args) : legacy_(legacy) {
-    char tmpl[] = "/tmp/mcps-http-XXXXXX";
-    int fd = ::mkstemp(tmpl);
-    if (fd >= 0) ::close(fd);
-    log_ = tmpl;
+    log_ = (dir_ / "upstream.log").string();
     std::vector<std::string> argv{upstream_path(), "--http", "0"};
     if (legacy) argv.push_back("--legacy-sse");
     argv.insert(argv.end(), extra_args.begin(), extra_args.end());
     pid_ = coffer::test::spawn(argv, {}, log_);
-    wait_until(
+    eventually(
         [&] {
             std::ifstream in(log_);
             std::string word;
@@ -166,7 +166,6 @@ HttpUpstream::~HttpUpstream() {
         ::kill(static_cast<pid_t>(pid_), SIGKILL);
         coffer::test::wait_pid(static_cast<pid_t>(pid_), std::chrono::seconds(5));
     }
-    ::unlink(log_.c_str());
 }
 
 std::string HttpUpstream::url() const {

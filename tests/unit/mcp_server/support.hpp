@@ -4,6 +4,10 @@
 
 #include <coffer/testing.hpp>
 
+#include "eventually.hpp"
+#include "json_check.hpp"
+#include "temp_dir.hpp"
+
 #include <boost/json.hpp>
 
 #include <chrono>
@@ -53,9 +57,11 @@ std::string error_reason(const std::string& error_json);
 long long error_code(const std::string& error_json);
 
 std::vector<std::string> notifications(Session& s);
+// The notifications the session received with JSON-RPC method `method`, parsed.
+std::vector<json::value> notifications_of(Session& s, std::string_view method);
 std::vector<coffer_session::Req> server_requests(Session& s);
 
-bool wait_until(const std::function<bool()>& pred, std::chrono::milliseconds timeout = std::chrono::seconds(5));
+using coffer::test::eventually;  // tests/support/eventually.hpp
 // The process is gone (or a zombie nobody reaps).
 bool pid_gone(long pid);
 
@@ -74,6 +80,7 @@ private:
     long pid_ = -1;
     unsigned short port_ = 0;
     bool legacy_;
+    coffer::test::TempDir dir_{"mcps-http"};
     std::string log_;
 };
 

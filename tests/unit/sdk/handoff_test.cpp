@@ -4,6 +4,8 @@
 #define BOOST_TEST_MODULE handoff
 #include <boost/test/unit_test.hpp>
 
+#include "eventually.hpp"
+
 #include <coffer/handoff.hpp>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -30,12 +32,7 @@ struct Loop {
 };
 
 bool wait_for(const std::function<bool()>& fn) {
-    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (!fn()) {
-        if (std::chrono::steady_clock::now() > until) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    return true;
+    return coffer::test::eventually(fn, std::chrono::seconds(10), std::chrono::milliseconds(1));
 }
 }  // namespace
 

@@ -4,6 +4,8 @@
 #define BOOST_TEST_MODULE sdk_process
 #include <boost/test/unit_test.hpp>
 
+#include "eventually.hpp"
+
 #include <coffer/process.hpp>
 
 #include <sys/wait.h>
@@ -43,10 +45,7 @@ BOOST_AUTO_TEST_CASE(a_zombie_and_a_reaped_child_are_not) {
     (void)!::write(pipefd[1], "x", 1);
     ::close(pipefd[1]);
     // Exited but not reaped: a zombie.
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (process_state(child) != 'Z' && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    BOOST_TEST(process_state(child) == 'Z');
+    BOOST_TEST(coffer::test::eventually([&] { return process_state(child) == 'Z'; }, std::chrono::seconds(10)));
     BOOST_TEST(!process_alive(child));
 
     int status = 0;

@@ -3,6 +3,8 @@
 #define BOOST_TEST_MODULE sdk
 #include <boost/test/unit_test.hpp>
 
+#include "temp_dir.hpp"
+
 #include "probe_plugin.hpp"
 
 #include <coffer/sdk.hpp>
@@ -22,12 +24,6 @@ using coffer::testing::Result;
 namespace {
 
 json::value parse(const std::string& s) { return json::parse(s); }
-
-std::filesystem::path temp_vault(const std::string& tag) {
-    auto p = std::filesystem::temp_directory_path() / ("coffer-sdk-test-" + tag);
-    std::filesystem::remove_all(p);
-    return p;
-}
 
 std::string_view sv(coffer_str s) { return coffer::sdk::to_view(s); }
 
@@ -372,7 +368,8 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(host_services)
 
 BOOST_AUTO_TEST_CASE(every_service_reaches_the_fake_host) {
-    auto vault = temp_vault("services");
+    coffer::test::TempDir dir("sdk-services");
+    auto vault = dir / "vault";
     FakeHost host(coffer_plugin_entry_v1, "{}", vault);
     auto* i = host.create("probe", "svc", R"({"level":1})");
     auto r = host.action(i, "services");

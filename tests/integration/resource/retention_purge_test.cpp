@@ -53,11 +53,9 @@ BOOST_AUTO_TEST_CASE(old_audit_rows_are_purged) {
 
     Daemon d(vault);
     BOOST_REQUIRE_MESSAGE(d.start(), d.log());
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (scalar(vault / "coffer.db", "SELECT count(*) FROM audit WHERE event_type='old_event'") > 0 &&
-           std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    BOOST_TEST(scalar(vault / "coffer.db", "SELECT count(*) FROM audit WHERE event_type='old_event'") == 0);
+    BOOST_TEST(eventually(
+        [&] { return scalar(vault / "coffer.db", "SELECT count(*) FROM audit WHERE event_type='old_event'") == 0; },
+        std::chrono::seconds(20), std::chrono::milliseconds(100)));
     BOOST_TEST(scalar(vault / "coffer.db", "SELECT count(*) FROM audit WHERE event_type='recent_event'") == 3);
     BOOST_TEST(d.call("GET", "/api/v1/daemon/status").status == 200);
 }

@@ -1,5 +1,7 @@
+#define BOOST_TEST_MODULE store
 #include <boost/test/unit_test.hpp>
 
+#include "temp_dir.hpp"
 #include "store/migrations.hpp"
 
 #include <filesystem>
@@ -9,11 +11,10 @@ using namespace coffer::store;
 namespace fs = std::filesystem;
 
 namespace {
+// A database file in a fresh temporary folder (its -wal and -shm go with the folder).
 struct TmpDb {
-    fs::path path = fs::temp_directory_path() / ("coffer-store-" + std::to_string(::getpid()) + ".db");
-    ~TmpDb() {
-        for (auto s : {"", "-wal", "-shm"}) fs::remove(path.string() + s);
-    }
+    coffer::test::TempDir dir{"store"};
+    fs::path path = dir / "coffer.db";
 };
 }  // namespace
 

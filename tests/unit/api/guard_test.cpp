@@ -1,4 +1,4 @@
-#define BOOST_TEST_MODULE host
+#define BOOST_TEST_MODULE api
 #include <boost/test/unit_test.hpp>
 
 #include "api/guard.hpp"

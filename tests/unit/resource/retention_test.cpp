@@ -1,5 +1,6 @@
 #include <boost/test/unit_test.hpp>
 
+#include "temp_dir.hpp"
 #include "resource/audit.hpp"
 #include "resource/retention.hpp"
 #include "store/migrations.hpp"
@@ -13,7 +14,8 @@ namespace fs = std::filesystem;
 BOOST_AUTO_TEST_SUITE(retention)
 
 BOOST_AUTO_TEST_CASE(purges_in_batches_only_expired_rows) {
-    auto path = fs::temp_directory_path() / ("coffer-ret-" + std::to_string(::getpid()) + ".db");
+    coffer::test::TempDir dir("retention");
+    auto path = dir / "coffer.db";
     {
         auto db = store::Database::open(path);
         BOOST_REQUIRE(db.ok());
@@ -53,7 +55,6 @@ BOOST_AUTO_TEST_CASE(purges_in_batches_only_expired_rows) {
         BOOST_TEST(!resource::set_retention(d, "nosuch", 3, "cli").ok());
         BOOST_TEST(!resource::set_retention(d, "audit", 0, "cli").ok());
     }
-    for (auto s : {"", "-wal", "-shm"}) fs::remove(path.string() + s);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,9 @@
 // credential::Store on a real SQLite database in a temporary vault: tokens only in the table,
 // master.key created on first use, startup refusals, references blocking deletes, resolution.
+#define BOOST_TEST_MODULE credential
 #include <boost/test/unit_test.hpp>
 
+#include "temp_dir.hpp"
 #include "credential/ref.hpp"
 #include "credential/store.hpp"
 #include "crypto/fernet.hpp"
@@ -24,17 +26,11 @@ namespace json = boost::json;
 namespace {
 
 struct Vault {
-    fs::path dir = fs::temp_directory_path() / ("coffer-credstore-" + std::to_string(::getpid()));
+    coffer::test::TempDir tmp{"credstore"};
+    const fs::path& dir = tmp.path();
     std::unique_ptr<store::Database> db;
-    Vault() {
-        fs::remove_all(dir);
-        fs::create_directories(dir);
-        reopen();
-    }
-    ~Vault() {
-        db.reset();
-        fs::remove_all(dir);
-    }
+    Vault() { reopen(); }
+    ~Vault() { db.reset(); }
     void reopen() {
         db.reset();
         db = store::Database::open(dir / "coffer.db").value();

@@ -1,3 +1,4 @@
+#define BOOST_TEST_MODULE plugin
 #include <boost/test/unit_test.hpp>
 
 #include "plugin/manifest.hpp"

@@ -1,3 +1,4 @@
+#define BOOST_TEST_MODULE resource
 #include <boost/test/unit_test.hpp>
 
 #include "resource/model.hpp"

@@ -3,6 +3,9 @@
 #define BOOST_TEST_MODULE skill_unit
 #include <boost/test/unit_test.hpp>
 
+#include "json_check.hpp"
+#include "temp_dir.hpp"
+
 #include "archive.hpp"
 #include "archive_writer.hpp"
 #include "frontmatter.hpp"
@@ -26,12 +29,8 @@ using namespace coffer::plugins::skill;
 namespace {
 
 struct Tmp {
-    fs::path path;
-    Tmp() {
-        std::string t = (fs::temp_directory_path() / "coffer-skill-unit-XXXXXX").string();
-        path = ::mkdtemp(t.data());
-    }
-    ~Tmp() { fs::remove_all(path); }
+    coffer::test::TempDir dir{"skill-unit"};
+    const fs::path& path = dir.path();
 };
 
 void write(const fs::path& p, const std::string& text) {
@@ -280,8 +279,8 @@ BOOST_FIXTURE_TEST_CASE(fake_host_lifecycle, KindFixture) {
     // validate checks what needs no reading of the source, with a pointer into the config …
     auto rel = host.validate("skill", R"({"source":"relative/path"})");
     BOOST_TEST(rel.status == COFFER_E_INVALID);
-    BOOST_TEST(rel.details.find("\"/source\"") != std::string::npos, rel.details);
-    BOOST_TEST(rel.details.find("must be an absolute path") != std::string::npos, rel.details);
+    BOOST_TEST(coffer::test::string_at(rel.details, "/errors/0/pointer") == "/source", rel.details);
+    BOOST_TEST(coffer::test::string_at(rel.details, "/errors/0/message").find("must be an absolute path") != std::string::npos, rel.details);
     BOOST_TEST(host.validate("skill", config(src / "nowhere")).details.find("does not exist") != std::string::npos);
     // … create reads it and refuses a broken skill, naming the field and the rule.
     write(src / "broken/SKILL.md", "---\nname: Broken\ndescription: d\n---\n");
