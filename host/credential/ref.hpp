@@ -1,6 +1,8 @@
 // Credential reference names and the `credref:<ref>` values that point at them.
 #pragma once
 
+#include <coffer/credref.hpp>
+
 #include <boost/json/value.hpp>
 
 #include <set>
@@ -9,13 +11,11 @@
 
 namespace coffer::credential {
 
-inline constexpr std::string_view kCredrefPrefix = "credref:";
-inline constexpr std::size_t kMaxRefLength = 64;
+// The reference rule is the SDK's (coffer/credref.hpp), shared with the plugins.
+inline constexpr std::string_view kCredrefPrefix = credref::kPrefix;
+inline constexpr std::size_t kMaxRefLength = credref::kMaxRefLength;
 inline constexpr std::size_t kMaxValueBytes = 64 * 1024;
-
-// "" when `ref` is a valid name: 1–64 characters of [A-Za-z0-9._-], starting with a letter or
-// digit. Otherwise what is wrong (without repeating the text).
-std::string ref_problem(std::string_view ref);
+using credref::ref_problem;
 
 // Every <ref> named by a string "credref:<ref>" anywhere in `config` (objects and arrays,
 // any depth).

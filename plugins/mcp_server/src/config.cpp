@@ -47,22 +47,13 @@ bool reserved_header(std::string_view name) {
     return std::any_of(std::begin(reserved), std::end(reserved), [&](const char* r) { return l == r; });
 }
 
-// The host's rule for reference names (docs/credentials.md): 1–64 of [A-Za-z0-9._-], starting
-// with a letter or digit.
-bool valid_ref(std::string_view ref) {
-    auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
-    if (ref.empty() || ref.size() > 64 || !alnum(ref.front())) return false;
-    return std::all_of(ref.begin(), ref.end(), [&](char c) { return alnum(c) || c == '.' || c == '_' || c == '-'; });
-}
 
 void check_credref(const std::string& pointer, std::string_view value, sdk::Validation& v) {
     if (!is_credref(value)) return;
     auto ref = value.substr(kCredrefPrefix.size());
     if (ref.empty()) v.fail(pointer, "a credential reference needs a name after \"credref:\"");
-    else if (!valid_ref(ref))
-        v.fail(pointer, "\"credref:" + std::string(ref) +
-                            "\" is not a valid credential reference (1-64 letters, digits, '.', '_' or '-', "
-                            "starting with a letter or digit)");
+    else if (auto problem = credref::ref_problem(ref); !problem.empty())
+        v.fail(pointer, "\"credref:" + std::string(ref) + "\" is not a valid credential reference: " + problem);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // and the checks a JSON Schema cannot express.
 #pragma once
 
+#include <coffer/credref.hpp>
 #include <coffer/sdk.hpp>
 
 #include <chrono>
@@ -37,8 +38,9 @@ struct ServerConfig {
     std::string first_credential_reference() const;
 };
 
-inline constexpr std::string_view kCredrefPrefix = "credref:";
-inline bool is_credref(std::string_view v) { return v.substr(0, kCredrefPrefix.size()) == kCredrefPrefix; }
+// The credential-reference rule is the SDK's (coffer/credref.hpp), shared with the host.
+inline constexpr std::string_view kCredrefPrefix = credref::kPrefix;
+using credref::is_credref;
 
 // Parses a config the schema already accepted (missing members take their defaults).
 ServerConfig parse_config(std::string name, const json::object& config);

@@ -1,14 +1,12 @@
 #include "names.hpp"
 
+#include <coffer/mcp_names.hpp>
+
 #include <cctype>
 
 namespace coffer::mcp_server {
 
-namespace {
-bool name_char(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-}
-}  // namespace
+using mcp_names::name_char;
 
 std::string server_name_problem(std::string_view name) {
     if (name.empty()) return "must not be empty";
@@ -27,17 +25,11 @@ std::string server_name_problem(std::string_view name) {
 }
 
 std::string exposed_name(std::string_view server, std::string_view capability) {
-    std::string out;
-    out.reserve(server.size() + 2 + capability.size());
-    out.append(server).append("__").append(capability);
-    return out;
+    return mcp_names::join(server, capability);
 }
 
 bool exposed_name_fits(std::string_view server, std::string_view capability) {
-    if (capability.empty() || server.size() + 2 + capability.size() > kMaxExposedName) return false;
-    for (char c : capability)
-        if (!name_char(c)) return false;
-    return true;
+    return !capability.empty() && mcp_names::valid_exposed(mcp_names::join(server, capability));
 }
 
 }  // namespace coffer::mcp_server
