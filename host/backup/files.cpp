@@ -1,6 +1,8 @@
 #include "backup/files.hpp"
 
 #include "backup/errors.hpp"
+
+#include <coffer/atomic_file.hpp>
 #include <coffer/sha256.hpp>
 
 #include <fcntl.h>
@@ -39,18 +41,6 @@ ssize_t read_some(int fd, char* buf, std::size_t n) {
     }
 }
 
-bool write_all(int fd, const char* p, std::size_t n) {
-    while (n > 0) {
-        auto w = ::write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            return false;
-        }
-        p += w;
-        n -= static_cast<std::size_t>(w);
-    }
-    return true;
-}
 
 core::Result<int> open_regular(const fs::path& path, struct stat& st) {
     int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -79,7 +69,7 @@ core::Result<Copied> copy_file(const fs::path& src, const fs::path& dst, unsigne
         auto n = read_some(in.get(), buf.data(), buf.size());
         if (n < 0) return io_error("cannot read", src.string(), errno);
         if (n == 0) break;
-        if (!write_all(out.get(), buf.data(), static_cast<std::size_t>(n)))
+        if (!coffer::write_all(out.get(), std::string_view(buf.data(), static_cast<std::size_t>(n))))
             return io_error("cannot write", dst.string(), errno);
         hash.update(buf.data(), static_cast<std::size_t>(n));
         c.size += static_cast<std::uint64_t>(n);

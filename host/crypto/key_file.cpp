@@ -1,6 +1,7 @@
 #include "crypto/key_file.hpp"
 
 #include <coffer/atomic_file.hpp>
+
 #include <openssl/crypto.h>
 
 #include <fcntl.h>
@@ -17,21 +18,6 @@ namespace {
 
 core::Error io_error(const std::string& what, const std::filesystem::path& p, int err) {
     return core::Error::make(core::code::internal, what + " " + p.string() + ": " + std::strerror(err));
-}
-
-bool write_all(int fd, const std::string& s) {
-    const char* p = s.data();
-    std::size_t left = s.size();
-    while (left > 0) {
-        auto n = ::write(fd, p, left);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return false;
-        }
-        p += n;
-        left -= static_cast<std::size_t>(n);
-    }
-    return true;
 }
 
 }  // namespace
@@ -85,7 +71,7 @@ core::Result<FernetKey> create_key_file(const std::filesystem::path& path) {
     int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) return io_error("cannot create", tmp, errno);
     ::fchmod(fd, 0600);
-    bool ok = write_all(fd, text) && ::fsync(fd) == 0;
+    bool ok = coffer::write_all(fd, text) && ::fsync(fd) == 0;
     int e = errno;
     ::close(fd);
     OPENSSL_cleanse(text.data(), text.size());

@@ -41,6 +41,20 @@ inline std::filesystem::path atomic_temporary_for(const std::filesystem::path& p
     return tmp;
 }
 
+// Writes all of `data` to `fd`, retrying short writes and EINTR; false (errno set) on failure.
+inline bool write_all(int fd, std::string_view data) {
+    const char* p = data.data();
+    std::size_t left = data.size();
+    while (left > 0) {
+        auto n = ::write(fd, p, left);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return false;
+        p += n;
+        left -= static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
 inline std::string write_file_atomic(const std::filesystem::path& path, std::string_view content,
                                      unsigned mode = 0600) {
     auto tmp = atomic_temporary_for(path);
@@ -55,15 +69,7 @@ inline std::string write_file_atomic(const std::filesystem::path& path, std::str
         return failed(what, p, err);
     };
     if (::fchmod(fd, mode) != 0) return give_up("cannot set the mode of", tmp, errno);
-    const char* p = content.data();
-    std::size_t left = content.size();
-    while (left > 0) {
-        auto n = ::write(fd, p, left);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return give_up("cannot write", tmp, errno);
-        p += n;
-        left -= static_cast<std::size_t>(n);
-    }
+    if (!write_all(fd, content)) return give_up("cannot write", tmp, errno);
     if (::fsync(fd) != 0) return give_up("cannot flush", tmp, errno);
     int rc = ::close(fd);
     fd = -1;
