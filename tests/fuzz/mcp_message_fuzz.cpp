@@ -8,22 +8,13 @@
 #include "mcp/raw_json.hpp"
 #include "mcp/sse.hpp"
 #include "core/utf8.hpp"
+#include "fuzz_check.hpp"
 
 #include <boost/json.hpp>
 
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
-
-#define FUZZ_CHECK(cond)                                                              \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            std::fprintf(stderr, "fuzz invariant failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
-            std::abort();                                                             \
-        }                                                                             \
-    } while (0)
 
 namespace {
 
