@@ -2,9 +2,12 @@
 // file, then feeds deterministic random mutations of them for a bounded time. Mutations insert
 // tokens from a libFuzzer-format dictionary when one is given (tests/fuzz/dict/<target>.dict).
 //   fuzz_<target> <corpus dir | one input file> [--seconds N] [--runs N] [--seed N] [--dict FILE]
-// Given a file, it runs just that input (to reproduce a crash libFuzzer saved).
+// Given a file, it runs just that input (to reproduce a crash). When an input fails (an invariant
+// aborts, a signal, a sanitizer report), it is saved as fuzz-crash-<pid> in the working directory
+// (or $COFFER_FUZZ_ARTIFACTS) before the process dies, and the path is printed.
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -17,7 +20,12 @@
 #include <string_view>
 #include <vector>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+// Called by the sanitizers before they end the process (weak: absent without them).
+extern "C" void __sanitizer_set_death_callback(void (*)(void)) __attribute__((weak));
 
 namespace {
 
@@ -119,7 +127,49 @@ struct Mutator {
     }
 };
 
-int run(const std::string& s) { return LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()); }
+// The input being run and where to save it if the process dies on it (prepared before, since only
+// async-signal-safe calls are allowed in the handler).
+const std::string* g_current = nullptr;
+char g_crash_path[4096];
+
+void save_current() {
+    static bool saved = false;
+    if (saved || !g_current) return;
+    saved = true;
+    int fd = ::open(g_crash_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return;
+    std::size_t at = 0;
+    while (at < g_current->size()) {
+        auto n = ::write(fd, g_current->data() + at, g_current->size() - at);
+        if (n <= 0) break;
+        at += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    const char msg[] = "\nfuzz: the failing input is saved as ";
+    (void)!::write(2, msg, sizeof msg - 1);
+    (void)!::write(2, g_crash_path, std::strlen(g_crash_path));
+    (void)!::write(2, "\n", 1);
+}
+
+void on_fatal_signal(int sig) {
+    save_current();
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+}
+
+void arm_crash_saving() {
+    const char* dir = std::getenv("COFFER_FUZZ_ARTIFACTS");
+    std::snprintf(g_crash_path, sizeof g_crash_path, "%s/fuzz-crash-%d", dir ? dir : ".", static_cast<int>(::getpid()));
+    for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) std::signal(sig, on_fatal_signal);
+    if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(save_current);
+}
+
+int run(const std::string& s) {
+    g_current = &s;
+    int rc = LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
+    g_current = nullptr;
+    return rc;
+}
 
 }  // namespace
 
@@ -130,6 +180,7 @@ int main(int argc, char** argv) {
         return 64;
     }
     namespace fs = std::filesystem;
+    arm_crash_saving();
     if (fs::is_regular_file(argv[1])) {
         run(slurp(argv[1]));
         std::printf("fuzz: %s ran without failure\n", argv[1]);
