@@ -19,11 +19,11 @@ enum class MsgKind {
     batch,        // a JSON array
 };
 
-// What peek() found. The views point into the scanned text.
+// What peek() found. `id` points into the scanned text.
 struct Peek {
     MsgKind kind = MsgKind::invalid;
     std::string_view id;     // raw JSON text of the id (a string with its quotes, or a number); empty if none/null
-    std::string_view method; // the method's raw string content (escapes not decoded); empty if none
+    std::string method;      // the method, decoded; empty if none (or not a valid string)
     // The "id" member holds what no JSON-RPC id can be, as coffer-daemon reads ids: an object, an
     // array, a boolean, or a number that is not an integer within 64 bits (1.5, 1e3, 2^64). Only
     // set for a well-formed object.
@@ -31,8 +31,9 @@ struct Peek {
     bool null_id = false;    // "id": null
 };
 
-// One pass over the top-level members of `text`; nested values are skipped, not parsed.
-// Tolerates (and classifies as invalid) any malformed input; never reads out of bounds.
+// One pass over the top-level members of `text` with the SDK's raw-JSON scanner (keys unescaped,
+// the last of a duplicated key counts — as coffer-daemon reads it); nested values are skipped, not
+// parsed. Tolerates (and classifies as invalid) any malformed input; never reads out of bounds.
 Peek peek(std::string_view text);
 
 // Removes raw CR and LF bytes. In JSON text they can only be insignificant whitespace (inside a

@@ -22,6 +22,10 @@ Result<void> write_file_atomic(const fs::path& path, std::string_view content, u
     return {};
 }
 
+std::vector<std::string> remove_stale_temporaries(const fs::path& dir) {
+    return coffer::remove_stale_atomic_temporaries(dir);
+}
+
 Result<std::string> read_file(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return Error::make(code::not_found, "cannot read " + path.string());

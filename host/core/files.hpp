@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace coffer::core {
 
@@ -15,6 +16,9 @@ namespace coffer::core {
 // temporary beside `path` (O_NOFOLLOW, fsync-ed), renamed over `path`.
 Result<void> write_file_atomic(const std::filesystem::path& path, std::string_view content, unsigned mode = 0600);
 Result<std::string> read_file(const std::filesystem::path& path);
+// coffer::remove_stale_atomic_temporaries: the temporaries a killed writer left in `dir` (only
+// "<name>.tmp-<pid>-<16 hex>" of a writer that is gone). Returns the names removed.
+std::vector<std::string> remove_stale_temporaries(const std::filesystem::path& dir);
 
 enum class FollowLink { no, yes };
 // mkdir -p, then mode 0700. With FollowLink::no (the default) a link at `path` is refused and

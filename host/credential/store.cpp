@@ -93,7 +93,7 @@ core::Result<void> Store::ensure_key(std::string_view actor) {
     auto key = crypto::create_key_file(key_path());
     if (!key) return key.error();
     core::log::info("master key created", {{"path", key_path().string()}});
-    (void)resource::write_audit(db_, actor, "master_key_created", "master.key", json::object{});
+    resource::record_audit(db_, actor, "master_key_created", "master.key", json::object{});
     std::lock_guard<std::mutex> g(mu_);
     key_ = std::move(key).value();
     return {};

@@ -1,5 +1,6 @@
 #include "crypto/key_file.hpp"
 
+#include <coffer/atomic_file.hpp>
 #include <openssl/crypto.h>
 
 #include <fcntl.h>
@@ -78,9 +79,9 @@ core::Result<LoadedKey> load_key_file(const std::filesystem::path& path) {
 core::Result<FernetKey> create_key_file(const std::filesystem::path& path) {
     auto key = FernetKey::generate();
     std::string text = key.encoded() + "\n";
-    auto tmp = path;
-    tmp += ".tmp-" + std::to_string(::getpid());
-    ::unlink(tmp.c_str());
+    // Named like write_file_atomic's temporaries, so a daemon killed before the link() below
+    // leaves one that the next start removes (remove_stale_atomic_temporaries).
+    auto tmp = coffer::atomic_temporary_for(path);
     int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) return io_error("cannot create", tmp, errno);
     ::fchmod(fd, 0600);

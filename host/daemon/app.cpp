@@ -107,6 +107,16 @@ core::Result<void> App::sweep_upstreams() {
     return {};
 }
 
+// A daemon killed while replacing daemon.json or creating master.key leaves the temporary beside
+// it (coffer/atomic_file.hpp). This daemon holds the vault's lock and has written nothing yet, so
+// every such temporary at the top of the vault is stale. (The upstream-pids sweep empties its
+// folder; plugins clean their own data folders.)
+core::Result<void> App::remove_stale_temporaries() {
+    for (auto& name : core::remove_stale_temporaries(opt_.home))
+        core::log::info("removed a stale temporary", {{"file", name}});
+    return {};
+}
+
 core::Result<void> App::open_store() {
     // 0600 before SQLite opens it: SQLite creates the -wal and -shm files with the database
     // file's mode. Side files a previous version left with another mode are made private too.
@@ -140,7 +150,7 @@ core::Result<void> App::load_plugins() {
             auto v = json::parse(payload, ec);
             json::object p = (!ec && v.is_object()) ? v.as_object() : json::object{};
             p["plugin"] = plugin;
-            (void)resource::write_audit(*db_, "system", type, target, p);
+            resource::record_audit(*db_, "system", type, target, p);
         });
     };
     services.emit = [](const std::string& plugin, const std::string& topic, const std::string&) {
@@ -156,7 +166,7 @@ core::Result<void> App::load_plugins() {
         std::string target(ref);
         bool ok = r.outcome == credential::Resolution::Outcome::ok;
         boost::asio::post(svc_, [this, plugin, target, ok] {
-            (void)resource::write_audit(*db_, "system", "credential_resolved", target,
+            resource::record_audit(*db_, "system", "credential_resolved", target,
                                         json::object{{"plugin", plugin}, {"ok", ok}});
         });
         switch (r.outcome) {
@@ -334,7 +344,7 @@ void App::shutdown() {
         if (invocations_) invocations_->flush();  // what the closed sessions recorded last
         if (resources_) resources_->stop_all();
         if (registry_) registry_->shutdown();
-        if (db_) (void)resource::write_audit(*db_, "system", "daemon_stopped", "daemon", json::object{});
+        if (db_) resource::record_audit(*db_, "system", "daemon_stopped", "daemon", json::object{});
         done.set_value();
     });
     fut.wait();
@@ -377,6 +387,7 @@ int App::run() {
     std::vector<Step> steps{
         {"raise_fd_limit", [this] { return raise_fd_limit(); }},
         {"sweep_upstreams", [this] { return sweep_upstreams(); }},
+        {"remove_stale_temporaries", [this] { return remove_stale_temporaries(); }},
         {"open_store", [this] { return open_store(); }},
         {"open_credentials", [this] { return open_credentials(); }},
         {"load_plugins", [this] { return load_plugins(); }},
@@ -395,7 +406,7 @@ int App::run() {
             return 1;
         }
     }
-    (void)resource::write_audit(*db_, "system", "daemon_started", "daemon",
+    resource::record_audit(*db_, "system", "daemon_started", "daemon",
                                 json::object{{"version", COFFER_VERSION}, {"port", port_}});
 
     svc_work_ = std::make_unique<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>>(

@@ -47,6 +47,7 @@ private:
     core::Result<void> prepare_vault();
     core::Result<void> acquire_lock();
     core::Result<void> sweep_upstreams();
+    core::Result<void> remove_stale_temporaries();
     core::Result<void> open_store();
     core::Result<void> open_credentials();
     core::Result<void> load_plugins();

@@ -104,7 +104,7 @@ void BackupEndpoint::handle(http::Request&& req, http::Respond respond) {
 
     boost::asio::post(service_, [this, request = std::move(request), actor, respond]() mutable {
         auto audit = [this, actor](const char* type, const std::string& target, json::object payload) {
-            (void)resource::write_audit(db_, actor, type, target, payload);
+            resource::record_audit(db_, actor, type, target, payload);
         };
         // Phase 1 here, on the service thread: nothing else changes the vault meanwhile.
         auto started = backup::BackupJob::start(request);

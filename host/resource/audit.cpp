@@ -1,6 +1,7 @@
 #include "resource/audit.hpp"
 
 #include "core/clock.hpp"
+#include "core/log.hpp"
 
 #include <boost/json.hpp>
 
@@ -14,6 +15,15 @@ core::Result<void> write_audit(store::Database& db, std::string_view actor, std:
     if (!st) return st.error();
     st->bind(1, core::now_ms()).bind(2, actor).bind(3, event_type).bind(4, target).bind(5, json::serialize(payload));
     return st->run();
+}
+
+void record_audit(store::Database& db, std::string_view actor, std::string_view event_type, std::string_view target,
+                  const json::object& payload) {
+    auto written = write_audit(db, actor, event_type, target, payload);
+    if (written) return;
+    core::log::error("audit row not written",
+                     {{"event_type", event_type}, {"actor", actor}, {"target", target}, {"payload", payload},
+                      {"error", written.error().message}});
 }
 
 core::Result<json::array> list_audit(store::Database& db, int limit) {

@@ -147,7 +147,7 @@ void Instances::destroy(const std::string& uid, bool removed) {
     auto l = it->second;
     live_.erase(it);
     stop(l, uid);
-    if (removed && l.kind->fns.remove)
+    if (removed && l.kind->fns.remove)  // best effort: the resource is gone either way; call() logs a failure
         (void)call(*l.kind->plugin, "remove", [&](coffer_reply* rep) { return l.kind->fns.remove(l.inst, rep); });
     std::lock_guard<std::recursive_mutex> g(l.kind->plugin->mu);
     try {

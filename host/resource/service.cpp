@@ -293,6 +293,7 @@ core::Result<json::object> Service::set_enabled(const std::string& kind, const s
             !w)
             return w.error();
         if (auto c = tx.commit(); !c) return c.error();
+        // The change is committed; a start that fails shows as the status returned below.
         (void)instances_.set_enabled(r, enabled);
     }
     auto out = r.to_json();
@@ -328,12 +329,8 @@ core::Result<json::value> Service::action(const std::string& kind, const std::st
     auto cur = load(kind, name);
     if (!cur) return cur.error();
     auto res = instances_.action(*cur, action, args.as_object());
-    store::Transaction tx(db_);
-    if (tx.begun()) {
-        (void)write_audit(db_, to_string(actor), "resource_action", cur->ref(),
-                          json::object{{"uid", cur->uid}, {"action", action}, {"ok", res.ok()}});
-        (void)tx.commit();
-    }
+    record_audit(db_, to_string(actor), "resource_action", cur->ref(),
+                 json::object{{"uid", cur->uid}, {"action", action}, {"ok", res.ok()}});
     return res;
 }
 
@@ -353,11 +350,7 @@ core::Result<json::value> Service::kind_action(const std::string& kind, const st
     auto res = plugin::call(*kd.plugin, "kind_action", [&](coffer_reply* r) {
         return kd.fns.kind_action(kd.plugin->ctx, kd.raw, plugin::cstr(action), plugin::cstr(text), r);
     });
-    store::Transaction tx(db_);
-    if (tx.begun()) {
-        (void)write_audit(db_, to_string(actor), "kind_action", kind, json::object{{"action", action}, {"ok", res.ok()}});
-        (void)tx.commit();
-    }
+    record_audit(db_, to_string(actor), "kind_action", kind, json::object{{"action", action}, {"ok", res.ok()}});
     return res;
 }
 

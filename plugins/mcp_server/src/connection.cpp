@@ -1,7 +1,8 @@
 #include "connection.hpp"
 
 #include "credentials.hpp"
-#include "json_span.hpp"
+
+#include <coffer/raw_json.hpp>
 
 #include <boost/json.hpp>
 
@@ -74,10 +75,10 @@ void Connection::submit(CallRequest r) {
     p.params = r.params.empty() ? std::string("{}") : std::move(r.params);
     // Our own progress token per call, so the upstream's progress maps back to this call and the
     // client's own token (any JSON value) is restored on the way back.
-    if (auto meta = member_span(p.params, "_meta"))
-        if (auto tok = member_span(*meta, "progressToken")) {
+    if (auto meta = raw_json::member(p.params, "_meta"))
+        if (auto tok = raw_json::member(*meta, "progressToken")) {
             p.orig_token = std::string(*tok);
-            p.params = splice(p.params, *tok, std::to_string(id));
+            p.params = raw_json::splice(p.params, *tok, std::to_string(id));
         }
     p.deadline = std::chrono::steady_clock::now() + cfg_->timeout;
     deadlines_.emplace(p.deadline, id);
@@ -127,8 +128,8 @@ void Connection::notify(std::string_view method, std::string_view params) {
     if (state_ != State::ready || !transport_) return;
     // What capability the client must have declared for the upstream to hear it.
     const char* needs = method == "notifications/roots/list_changed" ? "roots" : nullptr;
-    if (!needs || !member_span(client_caps_, needs)) return;
-    if (params.empty() || !valid_json(params)) params = "{}";
+    if (!needs || !raw_json::member(client_caps_, needs)) return;
+    if (params.empty() || !raw_json::valid(params)) params = "{}";
     transport_->send(R"({"jsonrpc":"2.0","method":)" + quote(method) + R"(,"params":)" + std::string(params) + "}",
                      std::nullopt);
 }
@@ -224,7 +225,7 @@ void Connection::on_initialize(std::string_view, bool is_error, std::string_view
         return;
     }
     std::string version;
-    if (auto pv = member_span(payload, "protocolVersion")) {
+    if (auto pv = raw_json::member(payload, "protocolVersion")) {
         boost::system::error_code ec;
         auto v = json::parse(*pv, ec);
         if (!ec && v.is_string()) version = v.as_string();
@@ -238,8 +239,8 @@ void Connection::on_initialize(std::string_view, bool is_error, std::string_view
         return;
     }
     protocol_version_ = version;
-    if (auto si = member_span(payload, "serverInfo")) server_info_ = std::string(*si);
-    if (auto caps = member_span(payload, "capabilities")) capabilities_ = std::string(*caps);
+    if (auto si = raw_json::member(payload, "serverInfo")) server_info_ = std::string(*si);
+    if (auto caps = raw_json::member(payload, "capabilities")) capabilities_ = std::string(*caps);
     if (init_timer_) init_timer_->cancel();
     release_start();
     transport_->initialized(protocol_version_);
@@ -357,15 +358,16 @@ void Connection::on_message(std::string_view text, std::optional<std::int64_t> c
     if (state_ == State::closed) return;
     auto keep = shared_from_this();
     // Validate without a DOM (results may be megabytes); then only spans are looked at.
-    if (!valid_json(text)) {
+    if (!raw_json::valid(text)) {
         up_->runtime().host().warn("mcp_server '" + up_->name() + "': ignored a message that is not JSON (" +
                                    std::to_string(text.size()) + " bytes)");
         return;
     }
     auto first = text.find_first_not_of(" \t\r\n");
     if (first != std::string_view::npos && text[first] == '[') {
-        if (auto items = array_elements(text))
-            for (auto item : *items) {
+        std::vector<std::string_view> items;
+        if (raw_json::items(text, items))
+            for (auto item : items) {
                 if (state_ == State::closed) return;
                 handle(item, context);
             }
@@ -375,14 +377,14 @@ void Connection::on_message(std::string_view text, std::optional<std::int64_t> c
 }
 
 void Connection::handle(std::string_view text, std::optional<std::int64_t> context) {
-    auto method_span = member_span(text, "method");
-    auto id_span = member_span(text, "id");
+    auto method_span = raw_json::member(text, "method");
+    auto id_span = raw_json::member(text, "id");
     if (method_span) {
         boost::system::error_code ec;
         auto m = json::parse(*method_span, ec);
         if (ec || !m.is_string()) return;
         std::string method(m.as_string());
-        auto params = member_span(text, "params").value_or(std::string_view("{}"));
+        auto params = raw_json::member(text, "params").value_or(std::string_view("{}"));
         if (id_span && *id_span != "null") handle_server_request(*id_span, method, params, context);
         else handle_notification(method, params, context);
         return;
@@ -396,8 +398,8 @@ void Connection::handle(std::string_view text, std::optional<std::int64_t> conte
         return;
     }
     std::int64_t id = idv.as_int64();
-    auto result = member_span(text, "result");
-    auto error = member_span(text, "error");
+    auto result = raw_json::member(text, "result");
+    auto error = raw_json::member(text, "error");
     if (state_ == State::starting && id == init_id_) {
         if (error) on_initialize(text, true, *error);
         else if (result) on_initialize(text, false, *result);
@@ -410,20 +412,20 @@ void Connection::handle(std::string_view text, std::optional<std::int64_t> conte
 void Connection::handle_notification(std::string_view method, std::string_view params,
                                      std::optional<std::int64_t> context) {
     if (method == "notifications/progress") {
-        auto tok = member_span(params, "progressToken");
+        auto tok = raw_json::member(params, "progressToken");
         if (!tok) return;
         boost::system::error_code ec;
         auto t = json::parse(*tok, ec);
         if (ec || !t.is_int64()) return;
         auto it = pending_.find(t.as_int64());
         if (it == pending_.end() || it->second.orig_token.empty() || !sink_) return;
-        std::string fixed = splice(params, *tok, it->second.orig_token);
+        std::string fixed = raw_json::splice(params, *tok, it->second.orig_token);
         sink_->notify(R"({"method":"notifications/progress","params":)" + fixed + "}", it->second.handle);
         return;
     }
     if (method == "notifications/cancelled") {
         // The upstream gave up a request it made to the client: the token names it to the host.
-        auto rid = member_span(params, "requestId");
+        auto rid = raw_json::member(params, "requestId");
         if (!rid) return;
         for (auto it = server_requests_.begin(); it != server_requests_.end(); ++it) {
             if (it->second != *rid) continue;
@@ -431,7 +433,7 @@ void Connection::handle_notification(std::string_view method, std::string_view p
             server_requests_.erase(it);
             if (sink_) {
                 std::string extra;
-                if (auto r = member_span(params, "reason")) extra = R"(,"reason":)" + std::string(*r);
+                if (auto r = raw_json::member(params, "reason")) extra = R"(,"reason":)" + std::string(*r);
                 sink_->notify(R"({"method":"notifications/cancelled","params":{"requestId":)" + std::to_string(token) +
                                   extra + "}}",
                               nullptr);

@@ -69,10 +69,40 @@ FileRecord copy_one(const fs::path& library_root, const std::string& rel, const 
     return FileRecord{c.sha256, c.stat.size, want.exec, c.stat};
 }
 
+// A re-delivery cut short (the daemon killed between writing a file's temporary and renaming it
+// over the file, fsx::copy_file) leaves ".<file>.coffer-tmp-<12 hex>" beside the file. Only this
+// plugin makes such names, only in folders it delivered, one delivery at a time: they are removed
+// from the delivered folder and its subfolders `dirs` before it is brought up to date.
+bool abandoned_temporary(const std::string& name) {
+    auto at = name.rfind(".coffer-tmp-");
+    if (name.empty() || name[0] != '.' || at == std::string::npos || at < 2) return false;
+    auto tail = name.substr(at + 12);
+    return tail.size() == 12 && tail.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+std::size_t remove_abandoned_temporaries(Folders& folders, const std::vector<std::string>& dirs, const fs::path& shown) {
+    std::size_t removed = 0;
+    std::set<std::string> seen;
+    for (auto& d : dirs) {
+        if (!seen.insert(d).second) continue;
+        int fd = folders.get(d, shown);
+        if (fd < 0) continue;
+        for (auto& e : fsx::list_dir(fd)) {
+            struct stat st {};
+            if (!abandoned_temporary(e.name) || ::fstatat(fd, e.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+                !S_ISREG(st.st_mode))
+                continue;
+            if (::unlinkat(fd, e.name.c_str(), 0) == 0) ++removed;
+        }
+    }
+    return removed;
+}
+
 }  // namespace
 
 DeliverResult deliver(const fs::path& library_root, const FileMap& library, const std::string& library_hash,
-                      const fs::path& dest, const Delivery* previous) {
+                      const fs::path& dest, const Delivery* previous,
+                      const std::function<void(const Delivery&)>& before_publish) {
     DeliverResult out;
     auto parent = dest.parent_path();
     auto name = dest.filename().string();
@@ -113,6 +143,7 @@ DeliverResult deliver(const fs::path& library_root, const FileMap& library, cons
                 out.delivery.files[rel] = copy_one(library_root, rel, want, folders.get(parent_of(rel), parent / tmp), false);
                 ++out.written;
             }
+            if (before_publish) before_publish(out.delivery);
             if (::renameat2(pfd.get(), tmp.c_str(), pfd.get(), name.c_str(), RENAME_NOREPLACE) != 0) {
                 int err = errno;
                 fsx::remove_tree(parent / tmp);
@@ -137,6 +168,12 @@ DeliverResult deliver(const fs::path& library_root, const FileMap& library, cons
     // Ours already: bring it up to date file by file (each write is a rename over the old file).
     fsx::Fd dfd = fsx::open_dir_at(pfd.get(), name, false);
     if (!dfd) throw fsx::sys_error("cannot open", dest, errno);
+    {
+        Folders existing(dfd.get(), false);
+        auto dirs = folders_of(previous->files);
+        dirs.push_back("");
+        remove_abandoned_temporaries(existing, dirs, dest);
+    }
     Folders folders(dfd.get(), true);
     for (auto& [rel, want] : library) {
         if (auto it = previous->files.find(rel); it != previous->files.end() && it->second.sha256 == want.sha256 &&
@@ -200,6 +237,9 @@ RemoveResult undeliver(const Delivery& delivery) {
         if (::fstatat(fd, base_of(rel).c_str(), &fst, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(fst.st_mode)) continue;
         if (::unlinkat(fd, base_of(rel).c_str(), 0) == 0) ++out.removed;
     }
+    auto dirs = folders_of(delivery.files);
+    dirs.push_back("");
+    remove_abandoned_temporaries(folders, dirs, dest);
     for (auto& d : folders_of(delivery.files)) remove_empty(folders, d, dest);
     dfd = fsx::Fd();
     out.folder_removed = ::unlinkat(pfd.get(), name.c_str(), AT_REMOVEDIR) == 0;

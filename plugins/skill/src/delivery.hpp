@@ -6,6 +6,7 @@
 #include "record.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,8 +27,16 @@ struct DeliverResult {
 // to `dest` (<agent skills>/<name>). `previous`: what Coffer delivered there before, if
 // anything — the only case in which an existing `dest` is written to. Unchanged files are
 // left as they are. Throws on I/O failure.
+//
+// A first delivery is built under a hidden name; `before_publish` (when given) is called with the
+// finished delivery just before that folder is renamed to `dest`, so the caller can record it
+// first: a process killed after the rename then leaves a folder its record names (removable and
+// updatable), not one that looks like the user's own. Killed before the rename, the record names
+// a folder that is absent (delivered again at the next start) and the hidden one is abandoned
+// (remove_abandoned_staging).
 DeliverResult deliver(const fs::path& library_root, const FileMap& library, const std::string& library_hash,
-                      const fs::path& dest, const Delivery* previous);
+                      const fs::path& dest, const Delivery* previous,
+                      const std::function<void(const Delivery&)>& before_publish = {});
 
 struct RemoveResult {
     std::size_t removed = 0;      // files removed

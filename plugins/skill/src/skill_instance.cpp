@@ -34,12 +34,14 @@ SkillInstance::SkillInstance(SkillKind& kind, const sdk::ResourceInfo& resource)
                                                      {"pointer", kNamePointer},
                                                      {"message", "a skill name " + *p}}}}});
     info_ = resource;
+    auto source = config_source(resource.config);
     if (auto r = Record::load(kind_.record_path(uid_))) {
         rec_ = std::move(*r);  // an existing skill (daemon start): the library copy is already there
+        if (!source.empty() && source != rec_.source) reimport_uncommitted(source);
     } else {
         rec_.uid = uid_;
         rec_.name = name_;
-        auto source = config_source(resource.config);
+        kind_.forget_leftovers(name_, uid_, !source.empty());
         if (!source.empty()) {
             import_from(source, false, kSourcePointer, kNamePointer);
         } else {
@@ -92,17 +94,24 @@ void SkillInstance::import_from(const std::string& source, bool replace, const s
     auto& lib = kind_.library();
     auto staged = lib.stage(source, name_);
     if (!staged->ok()) refuse("cannot import skill \"" + name_ + "\" from " + source, staged->issues, source_pointer, name_pointer);
-    bool existed = std::filesystem::exists(lib.path_of(name_));
-    lib.install(*staged, name_, replace);
+    // The record names the new source before the library copy changes: the host commits the
+    // resource after this returns, and a daemon killed in between leaves a record whose source
+    // is not the resource's, which the next start re-imports (see reimport_uncommitted).
     Record next = rec_;
     next.source = source;
     next.imported_at = fsx::now_iso();
-    next.library = std::move(staged->files);
+    next.library = staged->files;
     next.library_hash = tree_hash(next.library);
+    auto record = kind_.record_path(uid_);
+    bool had_record = std::filesystem::exists(record);
+    bool existed = std::filesystem::exists(lib.path_of(name_));
+    next.save(record);
     try {
-        next.save(kind_.record_path(uid_));
+        lib.install(*staged, name_, replace);
     } catch (...) {
-        if (!replace || !existed) lib.remove(name_);  // a new import leaves nothing behind
+        std::error_code ec;
+        if (had_record) rec_.save(record);
+        else std::filesystem::remove(record, ec);  // a new import leaves nothing behind
         throw;
     }
     rec_ = std::move(next);
@@ -115,6 +124,20 @@ void SkillInstance::import_from(const std::string& source, bool replace, const s
         payload["warnings"] = std::move(w);
     }
     kind_.host().audit("skill_imported", "skill:" + name_, payload);
+}
+
+void SkillInstance::reimport_uncommitted(const std::string& source) {
+    // The record names another source than the resource: a re-import from a PATCH or create
+    // that the host never committed (the daemon was killed in between). The resource is the
+    // truth; its source is imported again. When that fails the library copy stays as it is and
+    // the resource's status says so.
+    kind_.host().warn("skill " + name_ + ": the library copy was imported from " + rec_.source +
+                      " by a change that was not saved; re-importing " + source);
+    try {
+        import_from(source, true, kSourcePointer, kNamePointer);
+    } catch (const std::exception& e) {
+        kind_.host().error("skill " + name_ + ": cannot re-import " + source + ": " + e.what());
+    }
 }
 
 bool SkillInstance::refresh_library(std::vector<std::string>& problems, bool* changed) {
@@ -135,6 +158,28 @@ bool SkillInstance::refresh_library(std::vector<std::string>& problems, bool* ch
     rec_.library_hash = tree_hash(rec_.library);
     if (changed) *changed = true;
     return true;
+}
+
+DeliverResult SkillInstance::deliver_recorded(const std::string& target, const fs::path& root, const fs::path& dest) {
+    auto prev = rec_.deliveries.find(target);
+    const Delivery* previous = prev == rec_.deliveries.end() ? nullptr : &prev->second;
+    Delivery before;
+    if (previous) before = *previous;
+    bool recorded = false;
+    // A first delivery is in the record before it is in place (see deliver()).
+    auto record_first = [&](const Delivery& d) {
+        rec_.deliveries[target] = d;
+        save();
+        recorded = true;
+    };
+    auto res = deliver(root, rec_.library, rec_.library_hash, dest, previous, record_first);
+    if (res.conflict && recorded) {
+        // Something else took the name meanwhile: the record must not claim it.
+        if (previous) rec_.deliveries[target] = before;
+        else rec_.deliveries.erase(target);
+        save();
+    }
+    return res;
 }
 
 void SkillInstance::deliver_all(const char* why) {
@@ -159,8 +204,7 @@ void SkillInstance::deliver_all(const char* why) {
             changed = true;
         }
         try {
-            auto res = deliver(root, rec_.library, rec_.library_hash, dest,
-                               prev == rec_.deliveries.end() ? nullptr : &prev->second);
+            auto res = deliver_recorded(t, root, dest);
             if (res.conflict) {
                 if (conflicts_[t] != res.conflict_reason) {
                     kind_.host().warn("skill " + name_ + ": " + res.conflict_reason);
@@ -382,10 +426,8 @@ json::object SkillInstance::verify(bool repair, bool deep) {
                 } else {
                     auto troot = target_root(t);
                     auto dest = *troot / name_;
-                    auto prev = rec_.deliveries.find(t);
                     try {
-                        auto res = deliver(root, rec_.library, rec_.library_hash, dest,
-                                           prev == rec_.deliveries.end() ? nullptr : &prev->second);
+                        auto res = deliver_recorded(t, root, dest);
                         if (res.conflict) {
                             e["repaired"] = false;
                             e["reason"] = res.conflict_reason;

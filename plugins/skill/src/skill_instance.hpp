@@ -8,6 +8,7 @@
 // delivered at the next start is cleaned up in create.
 #pragma once
 
+#include "delivery.hpp"
 #include "drift.hpp"
 #include "record.hpp"
 
@@ -51,12 +52,16 @@ public:
 private:
     std::vector<std::string> targets() const;
     std::string config_source(const json::object& config) const;
+    // At start: the record names another source than the resource (see the .cpp).
+    void reimport_uncommitted(const std::string& source);
     void import_from(const std::string& source, bool replace, const std::string& source_pointer,
                      const std::string& name_pointer);
     // Picks up edits of the library copy: returns false (with `problems`) when it is missing or invalid.
     bool refresh_library(std::vector<std::string>& problems, bool* changed = nullptr);
     // Delivers to every configured target and removes deliveries from targets no longer configured.
     void deliver_all(const char* why);
+    // deliver() to `target`'s `dest`, a first delivery recorded before it is put in place.
+    DeliverResult deliver_recorded(const std::string& target, const fs::path& root, const fs::path& dest);
     void undeliver_all(const char* why);
     std::string it_delivered_hash(const std::string& target) const;
     json::object target_entry(const std::string& target, bool deep, TargetDrift* drift_out, bool with_extra = true);

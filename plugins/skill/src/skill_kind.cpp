@@ -1,5 +1,7 @@
 #include "skill_kind.hpp"
 
+#include <coffer/atomic_file.hpp>
+
 #include "delivery.hpp"
 #include "schema_text.hpp"
 #include "drift.hpp"
@@ -49,6 +51,14 @@ void SkillKind::init() {
     std::error_code ec;
     fs::create_directories(library_->dir(), ec);
     library_->cleanup();
+    // Records being replaced when the daemon was killed (coffer/atomic_file.hpp); nothing has
+    // been written here yet by this process.
+    for (auto& n : coffer::remove_stale_atomic_temporaries(records_))
+        host_.warn("removed a stale temporary " + (records_ / n).string());
+    // First deliveries a killed daemon was building in the agents' folders.
+    for (auto& t : all_targets())
+        if (auto root = target_root(t))
+            for (auto& p : remove_abandoned_staging(*root)) host_.warn("removed an abandoned delivery folder " + p);
 }
 
 std::string SkillKind::schema() const { return kSkillSchemaText; }
@@ -108,6 +118,24 @@ json::value SkillKind::kind_action(std::string_view name, const json::object& ar
     }
     if (name == "inspect") return inspect(args);
     return Kind::kind_action(name, args);
+}
+
+void SkillKind::forget_leftovers(const std::string& name, const std::string& uid, bool library) {
+    std::error_code ec;
+    for (fs::directory_iterator it(records_, ec), end; !ec && it != end; it.increment(ec)) {
+        auto file = it->path();
+        auto stem = file.stem().string();
+        if (file.extension() != ".json" || stem == uid || live_.contains(stem)) continue;
+        auto rec = Record::load(file);
+        if (!rec || rec->name != name || rec->uid != stem) continue;
+        for (auto& [t, d] : rec->deliveries) undeliver(d);
+        if (library) library_->remove(name);
+        std::error_code rec_ec;
+        fs::remove(file, rec_ec);
+        host_.warn("skill " + name + ": removed what an interrupted change left behind (uid " + stem + ")");
+        host_.audit("skill_removed", "skill:" + name,
+                    json::object{{"uid", stem}, {"reason", "left behind by an interrupted change"}, {"library", library}});
+    }
 }
 
 json::value SkillKind::verify_all(bool repair, bool deep) {

@@ -51,6 +51,13 @@ public:
     void detach(SkillInstance* inst);
     // Completes every disable whose removal was deferred (see SkillInstance::stop).
     void flush_pending();
+    // Removes what a skill named `name` with another uid than `uid` left behind: its deliveries,
+    // its record and (with `library`) its library folder. Called when a skill of that name is
+    // created: the host allows one resource per kind and name, so such a record belongs to a
+    // resource that no longer exists — deleted, or never committed, by a daemon that was killed
+    // between its database transaction and the plugin's files (the host commits a delete before
+    // the plugin removes the files, and a create after the plugin imported them).
+    void forget_leftovers(const std::string& name, const std::string& uid, bool library);
 
 private:
     json::value verify_all(bool repair, bool deep);

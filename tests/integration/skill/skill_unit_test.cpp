@@ -401,3 +401,56 @@ BOOST_FIXTURE_TEST_CASE(fake_host_refusals_write_nothing, KindFixture) {
     for (auto& e : fs::directory_iterator(vault / "skills"))
         BOOST_TEST(e.path().filename().string().rfind(".staging-", 0) != 0u);
 }
+
+// What a daemon killed between the host's commit and the plugin's files leaves (see "Crash
+// safety" in docs/architecture.md), replayed through the fake host: destroy() without remove()
+// is the kill.
+BOOST_FIXTURE_TEST_CASE(fake_host_changes_cut_short_leave_no_half_skill, KindFixture) {
+    auto records = vault / "data";
+    auto claude = home / ".claude/skills/hello";
+    auto v1 = make_skill("hello");
+    auto v2 = src / "v2" / "hello";
+    write(v2 / "SKILL.md", skill_md("hello", "Version two."));
+    {
+        coffer::testing::FakeHost host(coffer_plugin_entry_v1, "{}", vault);
+        auto* inst = host.create("skill", "hello", config(v1));
+        BOOST_TEST(host.start(inst).ok());
+        // A PATCH to v2 the host never committed: the plugin re-imported, then the daemon died.
+        BOOST_TEST(host.update(inst, config(v2)).ok());
+        BOOST_TEST(read(vault / "skills/hello/SKILL.md") == skill_md("hello", "Version two."));
+        host.destroy(inst);
+    }
+    {
+        // The next start hands the plugin the stored config (v1): the library follows it.
+        coffer::testing::FakeHost host(coffer_plugin_entry_v1, "{}", vault);
+        auto* inst = host.create("skill", "hello", config(v1));
+        BOOST_TEST(host.start(inst).ok());
+        BOOST_TEST(read(vault / "skills/hello/SKILL.md") == skill_md("hello"));
+        BOOST_TEST(read(claude / "SKILL.md") == skill_md("hello"));
+        host.destroy(inst);
+    }
+    // A delete the host committed before the plugin removed anything: the record now belongs to
+    // a resource that is gone (another uid), its library folder and delivery are still there.
+    auto rec = json::parse(read(records / "test-hello.json")).as_object();
+    rec["uid"] = "gone-uid";
+    write(records / "gone-uid.json", json::serialize(rec));
+    fs::remove(records / "test-hello.json");
+    BOOST_TEST(fs::exists(vault / "skills/hello"));
+    BOOST_TEST(fs::exists(claude));
+    // Temporaries of writers that are gone (pid 999999999 is beyond Linux's pid_max): a record being
+    // replaced, a first delivery being built.
+    write(records / "gone-uid.json.tmp-999999999-0123456789abcdef", "{");
+    write(home / ".claude/skills/.coffer-staging-hello-999999999-0123456789ab/SKILL.md", "half");
+    {
+        // Creating the skill again (a new resource) works, and what the old one left is gone.
+        coffer::testing::FakeHost host(coffer_plugin_entry_v1, "{}", vault);
+        BOOST_TEST(!fs::exists(records / "gone-uid.json.tmp-999999999-0123456789abcdef"));
+        BOOST_TEST(!fs::exists(home / ".claude/skills/.coffer-staging-hello-999999999-0123456789ab"));
+        auto* inst = host.create("skill", "hello", config(v2));
+        BOOST_TEST(!fs::exists(records / "gone-uid.json"));
+        BOOST_TEST(host.start(inst).ok());
+        BOOST_TEST(read(claude / "SKILL.md") == skill_md("hello", "Version two."));
+        auto st = json::parse(host.status(inst).json).as_object();
+        BOOST_TEST(st.at("health").as_string() == "ok", json::serialize(st));
+    }
+}

@@ -1,10 +1,9 @@
-// Pure units of the mcp_server plugin: raw JSON spans, server names, config rules, the SSE
+// Pure units of the mcp_server plugin: server names, config rules, the SSE
 // parser and the backoff.
 #include <boost/test/unit_test.hpp>
 
 #include "config.hpp"
 #include "health.hpp"
-#include "json_span.hpp"
 #include "names.hpp"
 #include <coffer/sse.hpp>
 
@@ -13,40 +12,6 @@ using coffer::SseEvent;
 using coffer::SseParser;
 
 BOOST_AUTO_TEST_SUITE(units)
-
-BOOST_AUTO_TEST_CASE(member_span_keeps_exact_bytes) {
-    std::string msg = R"({"jsonrpc":"2.0","id":7,"result":{"z":1.50,"a":[1e2,-0.0,"x\"}"]} ,"extra":null})";
-    auto r = member_span(msg, "result");
-    BOOST_REQUIRE(r);
-    BOOST_TEST(*r == R"({"z":1.50,"a":[1e2,-0.0,"x\"}"]})");
-    BOOST_TEST(*member_span(msg, "id") == "7");
-    BOOST_TEST(*member_span(msg, "extra") == "null");
-    BOOST_TEST(!member_span(msg, "error"));
-    BOOST_TEST(!member_span("[1,2]", "a"));
-    BOOST_TEST(!member_span("{}", "a"));
-    BOOST_TEST(!member_span(R"({"a":)", "a"));         // truncated: no read past the end
-    BOOST_TEST(!member_span(R"({"a":"unterminated)", "a"));
-}
-
-BOOST_AUTO_TEST_CASE(member_span_unescapes_keys) {
-    BOOST_TEST(*member_span(R"({"\u0072esult":1})", "result") == "1");
-    BOOST_TEST(*member_span(R"( { "a\"b" : {"x":[{}]} , "r" : true } )", "r") == "true");
-    BOOST_TEST(*member_span(R"({"\ud83d\ude00":2})", "\xF0\x9F\x98\x80") == "2");
-}
-
-BOOST_AUTO_TEST_CASE(array_elements_and_splice) {
-    auto items = array_elements(R"([{"a":1}, 2 ,"x,y",[3]])");
-    BOOST_REQUIRE(items);
-    BOOST_REQUIRE(items->size() == 4u);
-    BOOST_TEST((*items)[0] == R"({"a":1})");
-    BOOST_TEST((*items)[2] == R"("x,y")");
-    BOOST_TEST((*items)[3] == "[3]");
-    BOOST_TEST(array_elements("[]")->empty());
-    std::string p = R"({"name":"t","_meta":{"progressToken":"abc"}})";
-    auto meta = member_span(p, "_meta");
-    auto tok = member_span(*meta, "progressToken");
-    BOOST_TEST(splice(p, *tok, "17") == R"({"name":"t","_meta":{"progressToken":17}})");
-}
 
 BOOST_AUTO_TEST_CASE(server_names) {
     BOOST_TEST(server_name_problem("github").empty());

@@ -9,6 +9,8 @@
 #include <coffer/atomic_file.hpp>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -76,4 +78,40 @@ BOOST_AUTO_TEST_CASE(failures_are_messages_and_leave_nothing) {
     failed = coffer::write_file_atomic(d / "taken", "x");
     BOOST_TEST(failed.find("cannot replace") != std::string::npos);
     BOOST_TEST(entries(d) == 1u);  // the temporary was removed
+}
+
+// What a writer killed before its rename leaves, and what start-up removes: only names of exactly
+// write_file_atomic's shape, only when their writer is gone (or is the caller itself).
+BOOST_AUTO_TEST_CASE(stale_temporaries_are_recognised_by_their_exact_shape) {
+    BOOST_TEST(coffer::atomic_temporary_writer("daemon.json.tmp-1234-0123456789abcdef") == 1234);
+    BOOST_TEST(coffer::atomic_temporary_writer("x.tmp-1-ffffffffffffffff") == 1);
+    for (auto* not_ours : {"daemon.json", ".tmp-1234-0123456789abcdef", "a.tmp-1234-0123456789abcde",
+                           "a.tmp-1234-0123456789abcdef0", "a.tmp-12x4-0123456789abcdef", "a.tmp--0123456789abcdef",
+                           "a.tmp-1234-0123456789ABCDEF", "a.tmp-1234", "notes.tmp-backup"})
+        BOOST_TEST(coffer::atomic_temporary_writer(not_ours) == -1, not_ours);
+    auto made = coffer::atomic_temporary_for("/v/daemon.json").filename().string();
+    BOOST_TEST(coffer::atomic_temporary_writer(made) == static_cast<long long>(::getpid()));
+}
+
+BOOST_AUTO_TEST_CASE(stale_temporaries_of_gone_writers_are_removed_and_nothing_else) {
+    TempDir dir;
+    auto touch = [&](const std::string& name) { std::ofstream(dir.path() / name) << "x"; };
+    // A pid that is not running: a child that has exited and been reaped.
+    pid_t gone = ::fork();
+    if (gone == 0) ::_exit(0);
+    int status = 0;
+    ::waitpid(gone, &status, 0);
+    std::string dead = "daemon.json.tmp-" + std::to_string(gone) + "-0123456789abcdef";
+    std::string mine = "rec.json.tmp-" + std::to_string(::getpid()) + "-fedcba9876543210";
+    std::string live = "rec.json.tmp-" + std::to_string(::getppid()) + "-fedcba9876543210";  // a running writer
+    for (auto& n : {dead, mine, live, std::string("daemon.json"), std::string("notes.tmp-keep")}) touch(n);
+    fs::create_directory(dir.path() / ("dir.tmp-" + std::to_string(gone) + "-0123456789abcdef"));
+    auto removed = coffer::remove_stale_atomic_temporaries(dir.path());
+    BOOST_TEST(removed.size() == 2u);
+    BOOST_TEST(!fs::exists(dir.path() / dead));
+    BOOST_TEST(!fs::exists(dir.path() / mine));
+    BOOST_TEST(fs::exists(dir.path() / live));
+    BOOST_TEST(fs::exists(dir.path() / "daemon.json"));
+    BOOST_TEST(fs::exists(dir.path() / "notes.tmp-keep"));
+    BOOST_TEST(fs::is_directory(dir.path() / ("dir.tmp-" + std::to_string(gone) + "-0123456789abcdef")));
 }

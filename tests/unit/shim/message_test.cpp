@@ -81,17 +81,31 @@ BOOST_AUTO_TEST_CASE(peek_never_overreads_on_hostile_input) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(peek_reads_a_message_as_coffer_daemon_does) {
+    // The last of a duplicated key counts and keys are unescaped — the shim's routing agrees with
+    // the daemon's parser on which request this is (coffer/raw_json.hpp, ADR 0029).
+    auto p = peek(R"({"jsonrpc":"2.0","id":1,"method":"ping","id":"two"})");
+    BOOST_TEST((p.kind == MsgKind::request));
+    BOOST_TEST(p.id == R"("two")");
+    p = peek(R"({"jsonrpc":"2.0","\u0069d":5,"\u006dethod":"initi\u0061lize"})");
+    BOOST_TEST((p.kind == MsgKind::request));
+    BOOST_TEST(p.id == "5");
+    BOOST_TEST(p.method == "initialize");
+    p = peek(R"({"jsonrpc":"2.0","id":3,"method":"ping","method":7})");  // the method that counts is no string
+    BOOST_TEST((p.kind != MsgKind::request));
+}
+
 BOOST_AUTO_TEST_CASE(one_line_and_errors) {
     std::string s = "{\n  \"a\": [1,\r\n 2]\n}";
     make_one_line(s);
     BOOST_TEST(s == "{  \"a\": [1, 2]}");
     BOOST_TEST(json::parse(s).at("a").as_array().size() == 2u);
 
-    auto e = error_response("\"id-1\"", -32001, "lost\nline", json::object{{"why", "x"}});
+    auto e = error_response("\"id-1\"", rpc_error::connection_lost, "lost\nline", json::object{{"why", "x"}});
     BOOST_TEST(e.find('\n') == std::string::npos);
     auto v = json::parse(e);
     BOOST_TEST(v.at("id").as_string() == "id-1");
-    BOOST_TEST(v.at("error").at("code").as_int64() == -32001);
+    BOOST_TEST(v.at("error").at("code").as_int64() == rpc_error::connection_lost);
     BOOST_TEST(v.at("error").at("message").as_string() == "lost\nline");
     BOOST_TEST(v.at("error").at("data").at("why").as_string() == "x");
     BOOST_TEST(json::parse(error_response({}, -1, "m")).at("id").is_null());
