@@ -18,8 +18,12 @@ SANITIZE_EXCLUDE ?= bench
 SANITIZE_ENV = ASAN_OPTIONS=abort_on_error=1:halt_on_error=1:detect_leaks=0:check_initialization_order=1:strict_init_order=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-# make fuzz: every fuzz target for FUZZ_SECONDS each (tests/fuzz/README.md).
+# make fuzz: every fuzz target (or those in FUZZ_TARGETS) for FUZZ_SECONDS each, with clang's
+# libFuzzer in FUZZ_BUILD when clang can link it, else with the plain driver in the sanitized tree
+# (scripts/fuzz.sh, tests/fuzz/README.md).
 FUZZ_SECONDS ?= 600
+FUZZ_BUILD ?= $(BUILD)/fuzz
+FUZZ_TARGETS ?=
 
 .PHONY: all deps configure build run test test-sanitize fuzz bench clean
 
@@ -51,6 +55,15 @@ $(SANITIZE_BUILD)/build.ninja:
 test-sanitize: deps $(SANITIZE_BUILD)/build.ninja
 	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
 	$(SANITIZE_ENV) ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j $(JOBS) -LE '$(SANITIZE_EXCLUDE)'
+
+fuzz: deps
+	@if bash scripts/fuzz.sh has-libfuzzer; then \
+	  bash scripts/fuzz.sh libfuzzer $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS); \
+	else \
+	  echo "fuzz: clang's libFuzzer is not available (apt-get install clang); using the plain driver"; \
+	  $(MAKE) --no-print-directory $(SANITIZE_BUILD)/build.ninja && \
+	  bash scripts/fuzz.sh driver $(SANITIZE_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS); \
+	fi
 
 bench: build
 	$(BUILD)/bin/coffer-bench-foundation
