@@ -14,6 +14,7 @@
 
 #include <boost/json.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -32,6 +33,19 @@ json::value reference(std::string_view text, bool& ok) {
     auto v = json::parse(text, ec, {}, opt);
     ok = !ec;
     return v;
+}
+
+// Boost.JSON 1.81 reads 1e400 as infinity and 0e400 as NaN (never equal to itself), so values
+// holding one cannot be compared; the scanner's spans are still checked for them.
+bool has_non_finite(const json::value& v) {
+    if (v.is_double()) return !std::isfinite(v.get_double());
+    if (auto* a = v.if_array())
+        for (auto& e : *a)
+            if (has_non_finite(e)) return true;
+    if (auto* o = v.if_object())
+        for (auto& kv : *o)
+            if (has_non_finite(kv.value())) return true;
+    return false;
 }
 
 json::value must_parse(std::string_view text) {
@@ -91,7 +105,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
     if (decoded) FUZZ_CHECK(ok && ref.is_string() && ref.get_string() == *decoded);
     else if (ok && ref.is_string() && text.front() == '"' && text.back() == '"') FUZZ_CHECK(!"a string token was not decoded");
 
-    if (!ok) return 0;
+    if (!ok || has_non_finite(ref)) return 0;
     if (auto* obj = ref.if_object()) {
         FUZZ_CHECK(scanned);
         check_object(text, *obj);

@@ -51,7 +51,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
 
     std::string line(text);
     make_one_line(line);
-    FUZZ_CHECK(line.find_first_of("\r\n") == std::string::npos && json::parse(line) == ref);
+    FUZZ_CHECK(line.find_first_of("\r\n") == std::string::npos);
+    // (Boost.JSON 1.81 reads 0e400 as NaN, which equals nothing: compare the texts then.)
+    auto again = json::parse(line);
+    FUZZ_CHECK(again == ref || json::serialize(again) == json::serialize(ref));
 
     if (ref.is_array()) {
         FUZZ_CHECK(p.kind == MsgKind::batch);
