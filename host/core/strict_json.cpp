@@ -7,6 +7,7 @@
 #include <boost/json/basic_parser_impl.hpp>
 #include <boost/json/value_stack.hpp>
 
+#include <cmath>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -40,6 +41,8 @@ public:
     bool duplicate = false;
     std::string duplicate_key;
     std::string duplicate_pointer;
+    // Set when a number overflows a double: parsing stops there.
+    bool out_of_range = false;
 
     bool on_document_begin(json::error_code&) { return true; }
     bool on_document_end(json::error_code&) { return true; }
@@ -101,7 +104,12 @@ public:
         st.push_uint64(u);
         return value_done();
     }
-    bool on_double(double d, json::string_view, json::error_code&) {
+    bool on_double(double d, json::string_view, json::error_code& ec) {
+        if (!std::isfinite(d)) {
+            out_of_range = true;
+            ec = boost::system::errc::make_error_code(boost::system::errc::result_out_of_range);
+            return false;
+        }
         st.push_double(d);
         return value_done();
     }
@@ -171,6 +179,9 @@ Result<json::value> parse_strict_json(std::string_view text, std::size_t max_dep
                        "duplicate key \"" + h.duplicate_key + "\" at " + h.duplicate_pointer + " (byte " +
                            std::to_string(used) + "): each key may appear only once in an object",
                        json::object{{"pointer", h.duplicate_pointer}, {"key", h.duplicate_key}});
+    if (h.out_of_range)
+        return problem(json_problem::number_out_of_range, used,
+                       "number out of range " + at_byte(used) + ": it does not fit in a double");
     if (ec == json::error::too_deep)
         return problem(json_problem::too_deep, used,
                        "nested deeper than " + std::to_string(max_depth) + " levels " + at_byte(used));

@@ -4,6 +4,8 @@
 
 #include <boost/json.hpp>
 
+#include <cmath>
+
 namespace coffer::mcp::rpc {
 
 namespace json = boost::json;
@@ -11,6 +13,21 @@ namespace json = boost::json;
 namespace {
 
 bool valid_id(const json::value& id) { return id.is_string() || id.is_int64() || id.is_uint64(); }
+
+// A number beyond a double (1e999) is read by Boost.JSON as infinity, which it serializes as
+// `Infinity` — not JSON. The gateway re-serializes params for upstreams, so such a message is
+// refused where it arrives rather than forwarded as text no peer can parse.
+bool has_non_finite(const json::value& v) {
+    if (v.is_double()) return !std::isfinite(v.get_double());
+    if (auto* a = v.if_array()) {
+        for (auto& e : *a)
+            if (has_non_finite(e)) return true;
+    } else if (auto* o = v.if_object()) {
+        for (auto& kv : *o)
+            if (has_non_finite(kv.value())) return true;
+    }
+    return false;
+}
 
 Entry fail(int c, std::string message, json::value id = nullptr) {
     Entry e;
@@ -83,6 +100,10 @@ Parsed parse(std::string_view body) {
     auto v = json::parse(body, ec, {}, opt);
     if (ec) {
         out.error = Error{code::parse_error, "Parse error: " + ec.message(), nullptr};
+        return out;
+    }
+    if (has_non_finite(v)) {  // recursion bounded by kMaxDepth
+        out.error = Error{code::parse_error, "Parse error: a number is too large for a double", nullptr};
         return out;
     }
     if (auto* a = v.if_array()) {

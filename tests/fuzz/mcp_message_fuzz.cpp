@@ -1,6 +1,7 @@
 // Fuzz target: the JSON-RPC/MCP message parser, the raw JSON splicer, the namespace splitter and
 // URI prefixing, result bridging, and 2026-07-28 header decoding — everything a downstream byte
-// reaches before a provider does. Besides "never crash", it checks round-trip invariants.
+// reaches before a provider does. Besides "never crash", it checks round-trip invariants: what
+// the gateway re-serializes (params, ids) parses again.
 #include "mcp/bridge.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/modern.hpp"
@@ -8,22 +9,13 @@
 #include "mcp/raw_json.hpp"
 #include "mcp/sse.hpp"
 #include "core/utf8.hpp"
+#include "fuzz_check.hpp"
 
 #include <boost/json.hpp>
 
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
-
-#define FUZZ_CHECK(cond)                                                              \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            std::fprintf(stderr, "fuzz invariant failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
-            std::abort();                                                             \
-        }                                                                             \
-    } while (0)
 
 namespace {
 
@@ -84,6 +76,10 @@ void check_raw(std::string_view text) {
 void check_message(const rpc::Message& m) {
     if (m.kind == rpc::Kind::request) FUZZ_CHECK(m.id.is_string() || m.id.is_int64() || m.id.is_uint64());
     FUZZ_CHECK(m.params.is_null() || m.params.is_object());
+    // The gateway forwards params re-serialized (dispatch, relay): that text must be JSON again.
+    json::error_code ec;
+    (void)json::parse(json::serialize(m.params), ec);
+    FUZZ_CHECK(!ec);
     (void)rpc::id_key(m.id);
     check_name(m.method);
     if (auto* p = m.params.if_object()) {

@@ -1,5 +1,6 @@
 // Calls in flight while their server or session goes away, against the daemon and mcp_server
-// plugin built with AddressSanitizer (tests/stress/CMakeLists.txt) and the real server-everything.
+// plugin of this tree — built with ASan and UBSan under `make test-sanitize`
+// (tests/stress/CMakeLists.txt) — and the real server-everything.
 // Before docs/decisions/0026 the first case crashed the daemon within a second: the plugin
 // completed a call the host had already abandoned and freed. Each case asserts that the daemon
 // is alive with no sanitizer report, that every call got a JSON-RPC answer, and that the loops
@@ -37,15 +38,14 @@ json::object server_config(const std::vector<std::string>& argv, int timeout_ms 
     return json::object{{"command", argv[0]}, {"args", std::move(args)}, {"timeout_ms", timeout_ms}};
 }
 
-struct AsanDaemon {
+struct StressDaemon {
     TempDir dir;
     // Session creation is not paced here (ADR 0024): the last case opens and ends sessions as fast
     // as four threads can, and its check that calls work again must not meet a 429.
     Daemon d{dir.path() / "vault",
              {{"ASAN_OPTIONS", "abort_on_error=1:halt_on_error=1:detect_leaks=0"}, {"COFFER_MCP_SESSION_RATE", "off"}}};
-    AsanDaemon() {
-        d.use_binary(fs::path(COFFER_ASAN_BIN_DIR) / "coffer-daemon");
-        BOOST_REQUIRE_MESSAGE(d.start(), "the sanitized coffer-daemon did not start:\n" + d.log());
+    StressDaemon() {
+        BOOST_REQUIRE_MESSAGE(d.start(), "coffer-daemon did not start:\n" + d.log());
     }
     void create(const std::string& name, const json::object& config) {
         auto r = d.call("POST", "/api/v1/resources",
@@ -57,6 +57,7 @@ struct AsanDaemon {
         BOOST_TEST(pid_alive(d.pid()), "the daemon died:\n" << d.log());
         auto log = d.log();
         BOOST_TEST(log.find("AddressSanitizer") == std::string::npos, "sanitizer report:\n" << log);
+        BOOST_TEST(log.find("runtime error:") == std::string::npos, "UBSan report:\n" << log);
     }
 };
 
@@ -105,7 +106,7 @@ void echo_once(McpClient& client, int id, Tally& t) {
 }
 
 // `callers` threads calling echo on one session while `change` runs in a loop, for `length`.
-void run(AsanDaemon& a, int callers, std::chrono::milliseconds length, const std::function<void()>& change,
+void run(StressDaemon& a, int callers, std::chrono::milliseconds length, const std::function<void()>& change,
          Tally& t, int& changes) {
     McpClient client(a.d);
     auto init = client.initialize("2025-06-18");
@@ -126,7 +127,7 @@ void run(AsanDaemon& a, int callers, std::chrono::milliseconds length, const std
     for (auto& th : threads) th.join();
 }
 
-void expect_calls_work_again(AsanDaemon& a) {
+void expect_calls_work_again(StressDaemon& a) {
     McpClient client(a.d);
     BOOST_REQUIRE_EQUAL(client.initialize("2025-06-18").status, 200);
     BOOST_TEST(eventually(
@@ -140,7 +141,7 @@ void expect_calls_work_again(AsanDaemon& a) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(disable_and_enable_while_four_callers_call) {
-    AsanDaemon a;
+    StressDaemon a;
     a.create("everything", server_config(everything_argv()));
     Tally t;
     int toggles = 0;
@@ -163,7 +164,7 @@ BOOST_AUTO_TEST_CASE(disable_and_enable_while_four_callers_call) {
 }
 
 BOOST_AUTO_TEST_CASE(update_delete_and_recreate_while_callers_call) {
-    AsanDaemon a;
+    StressDaemon a;
     auto argv = everything_argv();
     a.create("everything", server_config(argv));
     Tally t;
@@ -193,7 +194,7 @@ BOOST_AUTO_TEST_CASE(update_delete_and_recreate_while_callers_call) {
 // Sessions that end (DELETE) while their calls are in flight: the provider's session handle and
 // the calls' handles are retired while the plugin's I/O thread still answers them.
 BOOST_AUTO_TEST_CASE(sessions_end_while_their_calls_are_in_flight) {
-    AsanDaemon a;
+    StressDaemon a;
     a.create("everything", server_config(everything_argv()));
     std::atomic<bool> stop{false};
     std::atomic<int> sessions{0}, refused{0};

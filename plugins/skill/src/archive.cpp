@@ -92,10 +92,6 @@ std::optional<std::string> normalize_entry_name(std::string_view raw, std::strin
         problem = "entry " + shown_name(raw) + " has an absolute path";
         return std::nullopt;
     }
-    if (raw.size() >= 2 && std::isalpha(static_cast<unsigned char>(raw[0])) && raw[1] == ':') {
-        problem = "entry " + shown_name(raw) + " has an absolute (drive letter) path";
-        return std::nullopt;
-    }
     if (raw.find('\\') != std::string_view::npos) {
         problem = "entry " + shown_name(raw) + " contains a backslash; archive paths must use '/'";
         return std::nullopt;
@@ -114,6 +110,12 @@ std::optional<std::string> normalize_entry_name(std::string_view raw, std::strin
         parts.push_back(p);
     }
     auto rel = join(parts);
+    // Checked on the normalised name, so "./C:/x" is refused like "C:/x" (and normalising a
+    // normalised name never refuses it).
+    if (rel.size() >= 2 && std::isalpha(static_cast<unsigned char>(rel[0])) && rel[1] == ':') {
+        problem = "entry " + shown_name(raw) + " has an absolute (drive letter) path";
+        return std::nullopt;
+    }
     if (rel.size() > kMaxPathBytes) {
         problem = "entry " + shown_name(raw) + " has a path longer than " + std::to_string(kMaxPathBytes) + " bytes";
         return std::nullopt;

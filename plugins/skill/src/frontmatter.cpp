@@ -472,10 +472,12 @@ private:
     }
 
     json::value flow_value(std::string_view s, std::size_t& pos, int line, std::size_t depth, bool as_key) {
-        check_depth(depth, line);
         skip_ws(s, pos);
         if (pos >= s.size()) fail(line, "a value is missing inside [ … ] or { … }");
         char c = s[pos];
+        // Only a collection is a level, as in block style: a scalar inside a mapping at the
+        // deepest level allowed is fine.
+        if (c == '[' || c == '{') check_depth(depth, line);
         if (c == '[') {
             json::array arr;
             if (flow_opens_empty(s, pos, ']')) return arr;

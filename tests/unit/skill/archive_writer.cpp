@@ -38,8 +38,14 @@ void write_archive(const std::filesystem::path& out, const std::vector<Entry>& e
                 archive_entry_set_filetype(en, AE_IFREG);
                 archive_entry_set_size(en, static_cast<la_int64_t>(e.data.size()));
         }
-        if (archive_write_header(a, en) != ARCHIVE_OK)
-            throw std::runtime_error(std::string("cannot write entry ") + e.name + ": " + archive_error_string(a));
+        if (archive_write_header(a, en) != ARCHIVE_OK) {
+            // libarchive may have no message; free both before throwing (the fuzz target throws often).
+            const char* why = archive_error_string(a);
+            std::string what = std::string("cannot write entry ") + e.name + ": " + (why ? why : "refused by libarchive");
+            archive_entry_free(en);
+            archive_write_free(a);
+            throw std::runtime_error(what);
+        }
         if (e.type == 'f' && !e.data.empty()) archive_write_data(a, e.data.data(), e.data.size());
         archive_entry_free(en);
     }

@@ -140,6 +140,28 @@ BOOST_AUTO_TEST_CASE(frontmatter_depth_is_bounded) {
     BOOST_TEST(md.errors[0].find("deeper") != std::string::npos);
 }
 
+// Block and flow style count levels alike: collections only, 16 of them (the top mapping is the
+// first). Flow style used to count the scalars inside its deepest mapping as a level too, so a
+// value written back in flow style could be refused (found by the frontmatter fuzz target).
+BOOST_AUTO_TEST_CASE(frontmatter_depth_is_the_same_in_block_and_flow_style) {
+    auto block = [](int n) {  // n nested mappings below the top one, the deepest holding a scalar
+        std::string t = "---\n";
+        for (int i = 0; i < n; ++i) t += std::string(i, ' ') + "k" + std::to_string(i) + ":\n";
+        return t + std::string(n, ' ') + "leaf: x\n---\n";
+    };
+    auto flow = [](int n) {
+        std::string t = "---\nk0: ";
+        for (int i = 1; i < n; ++i) t += "{k: ";
+        t += "{leaf: x}";
+        for (int i = 1; i < n; ++i) t += "}";
+        return t + "\n---\n";
+    };
+    BOOST_TEST(parse_skill_md(block(15)).ok());
+    BOOST_TEST(parse_skill_md(flow(15)).ok());
+    BOOST_TEST(!parse_skill_md(block(16)).ok());
+    BOOST_TEST(!parse_skill_md(flow(16)).ok());
+}
+
 // ---- rules ---------------------------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(each_frontmatter_rule_has_its_own_message) {
@@ -184,6 +206,10 @@ BOOST_AUTO_TEST_CASE(archive_entry_names_are_normalised_or_refused) {
     BOOST_TEST(!normalize_entry_name("a/../../b", why));
     BOOST_TEST(why.find("'..'") != std::string::npos);
     BOOST_TEST(!normalize_entry_name("C:/x", why));
+    // The drive-letter rule applies after "./" is dropped (found by the archive fuzz target:
+    // "./C:/x" was accepted as "C:/x", which itself is refused).
+    BOOST_TEST(!normalize_entry_name("./C:/x", why));
+    BOOST_TEST(why.find("drive letter") != std::string::npos);
     BOOST_TEST(!normalize_entry_name("a\\b", why));
     BOOST_TEST(!normalize_entry_name("a/\x01", why));
 }

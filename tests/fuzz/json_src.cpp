@@ -1,2 +1,0 @@
-// Boost.JSON compiled into the libFuzzer build, so it is instrumented too.
-#include <boost/json/src.hpp>
