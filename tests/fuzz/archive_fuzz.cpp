@@ -2,7 +2,7 @@
 // anyone can hand to `coffer skill import`. The first byte chooses how the rest is used:
 //   even  the bytes are the archive file itself (libarchive's readers and our entry handling);
 //   odd   the bytes describe entries — lines "<type><name>\t<link>\t<data>", type f d l h p — that
-//         tests/integration/skill/archive_writer writes as a tar.gz (or, bit 1 set, a zip): the
+//         tests/unit/skill/archive_writer writes as a tar.gz (or, bit 1 set, a zip): the
 //         hostile names and links an archiver would refuse to make, reached on every run.
 // It extracts into <tmp>/dest beside the archive, then checks that nothing appeared outside
 // dest, that dest holds only folders and regular files (links become copies, never links), that
