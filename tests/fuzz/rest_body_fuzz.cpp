@@ -13,6 +13,7 @@
 #include "core/strict_json.hpp"
 #include "core/utf8.hpp"
 #include "fuzz_check.hpp"
+#include "json_values.hpp"
 
 #include <boost/json.hpp>
 
@@ -41,17 +42,6 @@ std::string_view detail(const json::value& details, std::string_view key) {
     auto* o = details.if_object();
     auto* v = o ? o->if_contains(key) : nullptr;
     return v && v->is_string() ? std::string_view(v->as_string()) : std::string_view();
-}
-
-bool has_non_finite(const json::value& v) {
-    if (v.is_double()) return !std::isfinite(v.get_double());
-    if (auto* a = v.if_array())
-        for (auto& e : *a)
-            if (has_non_finite(e)) return true;
-    if (auto* o = v.if_object())
-        for (auto& kv : *o)
-            if (has_non_finite(kv.value())) return true;
-    return false;
 }
 
 bool same(const json::value& a, const json::value& b) {
