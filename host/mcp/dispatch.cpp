@@ -209,10 +209,11 @@ void Session::route_completion(const std::shared_ptr<Exchange>& ex, json::object
     if (type == "ref/prompt") {
         auto name = str(r, "name");
         auto split = names::valid_exposed(name) ? names::split(name) : std::nullopt;
-        if (split && (p = vis.find(split->server))) r["name"] = split->name;
+        // The split views into r["name"]'s own string: copy before assigning over it.
+        if (split && (p = vis.find(split->server))) r["name"] = std::string(split->name);
     } else if (type == "ref/resource") {
         auto split = names::unprefix_uri(str(r, "uri"));
-        if (split && (p = vis.find(split->server))) r["uri"] = split->name;
+        if (split && (p = vis.find(split->server))) r["uri"] = std::string(split->name);
     }
     if (!p) return fail(ex, rpc::code::invalid_params, "Invalid params: params.ref names no known prompt or resource");
     route(ex, *p, "completion/complete", std::move(params));
