@@ -1,10 +1,9 @@
 #include "mcp/jsonrpc.hpp"
 
+#include "core/json_numbers.hpp"
 #include "core/utf8.hpp"
 
 #include <boost/json.hpp>
-
-#include <cmath>
 
 namespace coffer::mcp::rpc {
 
@@ -14,20 +13,6 @@ namespace {
 
 bool valid_id(const json::value& id) { return id.is_string() || id.is_int64() || id.is_uint64(); }
 
-// A number beyond a double (1e999) is read by Boost.JSON as infinity, which it serializes as
-// `Infinity` — not JSON. The gateway re-serializes params for upstreams, so such a message is
-// refused where it arrives rather than forwarded as text no peer can parse.
-bool has_non_finite(const json::value& v) {
-    if (v.is_double()) return !std::isfinite(v.get_double());
-    if (auto* a = v.if_array()) {
-        for (auto& e : *a)
-            if (has_non_finite(e)) return true;
-    } else if (auto* o = v.if_object()) {
-        for (auto& kv : *o)
-            if (has_non_finite(kv.value())) return true;
-    }
-    return false;
-}
 
 Entry fail(int c, std::string message, json::value id = nullptr) {
     Entry e;
@@ -102,7 +87,9 @@ Parsed parse(std::string_view body) {
         out.error = Error{code::parse_error, "Parse error: " + ec.message(), nullptr};
         return out;
     }
-    if (has_non_finite(v)) {  // recursion bounded by kMaxDepth
+    // A number beyond a double would be re-serialized for upstreams as `Infinity`, which no peer
+    // can parse: refused where it arrives (recursion bounded by kMaxDepth).
+    if (core::has_non_finite(v)) {
         out.error = Error{code::parse_error, "Parse error: a number is too large for a double", nullptr};
         return out;
     }

@@ -10,8 +10,8 @@
 //   - nothing is read outside the input (the driver hands over an exact-size heap copy, so ASan in
 //     `make test-sanitize` and libFuzzer sees a read past the end).
 #include "coffer/raw_json.hpp"
+#include "core/json_numbers.hpp"
 #include "fuzz_check.hpp"
-#include "json_values.hpp"
 
 #include <boost/json.hpp>
 
@@ -93,7 +93,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
     if (decoded) FUZZ_CHECK(ok && ref.is_string() && ref.get_string() == *decoded);
     else if (ok && ref.is_string() && text.front() == '"' && text.back() == '"') FUZZ_CHECK(!"a string token was not decoded");
 
-    if (!ok || has_non_finite(ref)) return 0;
+    if (!ok || coffer::core::has_non_finite(ref)) return 0;
     if (auto* obj = ref.if_object()) {
         FUZZ_CHECK(scanned);
         check_object(text, *obj);

@@ -12,8 +12,8 @@
 #include "api/media_type.hpp"
 #include "core/strict_json.hpp"
 #include "core/utf8.hpp"
+#include "core/json_numbers.hpp"
 #include "fuzz_check.hpp"
-#include "json_values.hpp"
 
 #include <boost/json.hpp>
 
@@ -78,7 +78,7 @@ void check_strict(std::string_view body) {
     if (strict) {
         FUZZ_CHECK(!ec);
         FUZZ_CHECK(*strict == reference);
-        FUZZ_CHECK(!has_non_finite(*strict));
+        FUZZ_CHECK(!coffer::core::has_non_finite(*strict));
         FUZZ_CHECK(first_invalid(body) == std::string_view::npos);
         auto again = coffer::core::parse_strict_json(json::serialize(*strict), 64);
         FUZZ_CHECK(again && same(*again, *strict));
@@ -105,7 +105,7 @@ void check_strict(std::string_view body) {
         begin = begin == std::string_view::npos ? 0 : begin + 1;
         json::error_code nec;
         auto number = json::parse(body.substr(begin, end - begin), nec);
-        FUZZ_CHECK(!nec && has_non_finite(number));
+        FUZZ_CHECK(!nec && coffer::core::has_non_finite(number));
         return;
     }
     FUZZ_CHECK(reason == coffer::core::json_problem::duplicate_key);
