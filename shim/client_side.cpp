@@ -18,7 +18,6 @@ constexpr std::size_t kStdoutBacklog = 8u << 20;
 }  // namespace
 
 void Forwarder::emit(std::string line) {
-    count_answer(line);
     out_.write(std::move(line));
     if (stdin_paused_ || !reader_ || out_.queued_bytes() <= kStdoutBacklog) return;
     stdin_paused_ = true;
@@ -31,11 +30,11 @@ void Forwarder::emit(std::string line) {
     });
 }
 
-// An answer on its way to the client: its request stops counting, and reading resumes once the
-// daemon has caught up.
-void Forwarder::count_answer(std::string_view line) {
-    Peek p = peek(line);
-    if (p.kind == MsgKind::response) unanswered_.done(p.id);
+// The answer to the request with this raw id is on its way to the client (the caller has already
+// read the id — no second scan of the message): the request stops counting, and reading resumes
+// once the daemon has caught up.
+void Forwarder::count_answer(std::string_view id) {
+    unanswered_.done(id);
     if (!waiting_for_answers_ || !unanswered_.under_low()) return;
     waiting_for_answers_ = false;
     if (reader_ && !stdin_paused_) reader_->resume();
@@ -159,6 +158,7 @@ void Forwarder::reply_error(const Outbound& m, int code, const std::string& mess
         if (!m.internal()) log_.note("dropped a " + m.what() + ": " + message);
         return;
     }
+    count_answer(m.id);
     emit(error_response(m.id, code, message, data));
 }
 

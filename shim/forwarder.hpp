@@ -72,7 +72,7 @@ private:
     void on_client_eof();
     void on_stdout_failed(const std::string& why);
     void emit(std::string line);
-    void count_answer(std::string_view line);
+    void count_answer(std::string_view id);
     void count_request(const Peek& p, std::size_t bytes, std::string_view body);
     void reply_error(const Outbound& m, int code, const std::string& message, boost::json::value data = nullptr);
 

@@ -113,6 +113,7 @@ void Forwarder::local_message(std::string text) {
             local_.inflight.erase(it);
             --pending_requests_;
         }
+        count_answer(p.id);
     }
     make_one_line(text);
     emit(std::move(text));

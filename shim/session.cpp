@@ -41,6 +41,7 @@ void Forwarder::on_server_message(std::string text, PostSink* origin) {
         } else if (!p.id.empty()) {
             mark_answered(p.id);  // a response on the GET stream (a resumed stream)
         }
+        count_answer(p.id);
     }
     make_one_line(text);
     emit(std::move(text));
