@@ -12,8 +12,6 @@
 namespace coffer::credential {
 
 // The reference rule is the SDK's (coffer/credref.hpp), shared with the plugins.
-inline constexpr std::string_view kCredrefPrefix = credref::kPrefix;
-inline constexpr std::size_t kMaxRefLength = credref::kMaxRefLength;
 inline constexpr std::size_t kMaxValueBytes = 64 * 1024;
 using credref::ref_problem;
 

@@ -50,7 +50,7 @@ bool reserved_header(std::string_view name) {
 
 void check_credref(const std::string& pointer, std::string_view value, sdk::Validation& v) {
     if (!is_credref(value)) return;
-    auto ref = value.substr(kCredrefPrefix.size());
+    auto ref = credref::ref_of(value);
     if (ref.empty()) v.fail(pointer, "a credential reference needs a name after \"credref:\"");
     else if (auto problem = credref::ref_problem(ref); !problem.empty())
         v.fail(pointer, "\"credref:" + std::string(ref) + "\" is not a valid credential reference: " + problem);

@@ -39,7 +39,6 @@ struct ServerConfig {
 };
 
 // The credential-reference rule is the SDK's (coffer/credref.hpp), shared with the host.
-inline constexpr std::string_view kCredrefPrefix = credref::kPrefix;
 using credref::is_credref;
 
 // Parses a config the schema already accepted (missing members take their defaults).

@@ -18,7 +18,7 @@ std::string resolve_all(std::vector<std::pair<std::string, std::string>>& pairs,
                         const sdk::Host& host) {
     for (auto& [name, value] : pairs) {
         if (!is_credref(value)) continue;
-        std::string ref = value.substr(kCredrefPrefix.size());
+        std::string ref(credref::ref_of(value));
         std::string place = std::string(where) + " " + name;
         auto c = host.resolve_credential(ref);
         switch (c.status) {
