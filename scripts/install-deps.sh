@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libboost-test1.81-dev
   libspdlog-dev libsqlite3-dev libssl-dev libarchive-dev
-  procps
+  procps ripgrep
 )
 
 missing=()

@@ -60,7 +60,13 @@ std::shared_ptr<Link> Session::link_for(const resource::Provider& p, std::string
     json::object client{{"name", ""}, {"version", ""}};
     if (auto* n = who_.client_info.if_contains("name")) client["name"] = *n;
     if (auto* v = who_.client_info.if_contains("version")) client["version"] = *v;
+    // The instances of the same kind this session may also see (by agent scope), so that a kind
+    // can answer for all of them in one call (e.g. one search over every visible knowledge base).
+    json::array peers;
+    for (const auto* q : visible().list)
+        if (q->kind == current->kind) peers.push_back(json::object{{"uid", q->uid}, {"name", q->name}});
     auto info = json::serialize(json::object{{"id", id_},
+                                             {"peers", std::move(peers)},
                                              {"agent", who_.agent},
                                              {"cwd", who_.cwd},
                                              {"client", std::move(client)},

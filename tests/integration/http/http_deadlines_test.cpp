@@ -165,9 +165,23 @@ BOOST_AUTO_TEST_CASE(the_soft_fd_limit_is_raised_at_start_up) {
     BOOST_TEST(soft_fd_limit(d.pid()) == want);
 }
 
+// In a UBSan build the vptr check confirms an object is readable by writing it to a pipe(2); with
+// every descriptor taken no pipe can be made, and a sound object is reported as having an
+// "invalid vptr" (GCC 12 libsanitizer, IsAccessibleMemoryRange). That one check is suppressed for
+// this daemon, and only while it is out of descriptors on purpose; it changes nothing unsanitized.
+std::map<std::string, std::string> without_vptr_probe(const TempDir& dir) {
+    auto file = dir.path() / "ubsan.supp";
+    std::ofstream(file) << "vptr:*\n";
+    const char* inherited = std::getenv("UBSAN_OPTIONS");
+    std::string options = inherited && *inherited ? std::string(inherited) + ":" : std::string();
+    return {{"UBSAN_OPTIONS", options + "suppressions=" + file.string()}};
+}
+
 BOOST_AUTO_TEST_CASE(out_of_descriptors_the_accept_loop_backs_off_and_recovers) {
     TempDir dir;
-    Daemon d(dir.path() / "vault", {{"COFFER_HTTP_HEADER_TIMEOUT_MS", "60000"}});
+    auto env = without_vptr_probe(dir);
+    env["COFFER_HTTP_HEADER_TIMEOUT_MS"] = "60000";
+    Daemon d(dir.path() / "vault", env);
     BOOST_REQUIRE_MESSAGE(d.start(), d.log());
     pid_t pid = d.pid();
     // Leave the daemon 8 descriptors: its soft limit, lowered from outside while it runs.
@@ -191,7 +205,7 @@ BOOST_AUTO_TEST_CASE(out_of_descriptors_the_accept_loop_backs_off_and_recovers) 
         auto spent = cpu_time(pid) - before;
         BOOST_TEST(spent.count() < 150, "daemon used " << spent.count() << " ms of CPU in 1 s with fds exhausted");
         auto r = d.call("GET", "/api/v1/daemon/status");
-        BOOST_TEST(r.status == 200);
+        BOOST_TEST(r.status == 200, d.log());
     }
 
     // B: every descriptor held by a stream (in flight, never closed to make room): the daemon
@@ -213,7 +227,7 @@ BOOST_AUTO_TEST_CASE(out_of_descriptors_the_accept_loop_backs_off_and_recovers) 
     BOOST_TEST((waiting.wait_for(0s) == std::future_status::timeout), "a client got in while no descriptor was free");
     streams.clear();
     BOOST_REQUIRE((waiting.wait_for(10s) == std::future_status::ready));
-    BOOST_TEST(waiting.get() == 200);
+    BOOST_TEST(waiting.get() == 200, d.log());
     BOOST_TEST(d.call("GET", "/api/v1/daemon/status").status == 200);
 }
 
