@@ -16,8 +16,9 @@
 //                         [--verbose] [--keep]
 //
 // Exits 1 when hybrid recall@5 is below --min-recall5-hybrid, when hybrid does not beat grep,
-// keyword and vector (a recall@5 at least as high and a higher MRR), or when keyword answers fewer than --min-rescued of the
-// natural-language questions that the AND-only query misses; 2 when the set cannot be read.
+// keyword and vector (a recall@5 at least as high and a higher MRR), or when keyword answers
+// fewer than --min-rescued of the natural-language questions the AND-only query misses; 2 when
+// the set cannot be read.
 #include "retrieval/embedder.hpp"
 #include "retrieval/index.hpp"
 #include "retrieval/types.hpp"
