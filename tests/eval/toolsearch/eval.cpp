@@ -8,7 +8,7 @@
 // request counts as found at k when one of its judged tools is among the first k results.
 //
 //   coffer-eval-toolsearch [--dir DIR] [--set heldback|tune|all] [--min-recall1 X] [--min-recall3 X]
-//                          [--no-empty] [--verbose]
+//                          [--no-empty] [--option NAME=VALUE]... [--verbose]
 //
 // Before scoring, the set itself is checked (exit 2 when it fails): every judged tool exists, no
 // request uses a word of a judged tool's own name (after tokenizing and stemming — requests must be
@@ -84,6 +84,15 @@ struct Request {
     std::vector<std::string> expected;
 };
 
+std::vector<std::pair<std::string, float*>> option_fields(ts::Options& o) {
+    return {{"name_weight", &o.name_weight},         {"description_weight", &o.description_weight},
+            {"parameter_weight", &o.parameter_weight}, {"schema_weight", &o.schema_weight},
+            {"instructions_weight", &o.instructions_weight}, {"synonym_weight", &o.synonym_weight},
+            {"derived_weight", &o.derived_weight},     {"hypernym_weight", &o.hypernym_weight},
+            {"fuzzy_weight", &o.fuzzy_weight},         {"fuzzy_min_similarity", &o.fuzzy_min_similarity},
+            {"k1", &o.k1}};
+}
+
 std::string own_name(const std::string& namespaced) {
     auto sep = namespaced.find("__");
     return sep == std::string::npos ? namespaced : namespaced.substr(sep + 2);
@@ -96,13 +105,27 @@ int main(int argc, char** argv) {
     std::string set = "heldback";
     double min_recall1 = -1, min_recall3 = -1;
     bool verbose = false, no_empty = false;
+    ts::Options options;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--dir" && i + 1 < argc) dir = argv[++i];
         else if (a == "--set" && i + 1 < argc) set = argv[++i];
         else if (a == "--min-recall1" && i + 1 < argc) min_recall1 = std::stod(argv[++i]);
         else if (a == "--min-recall3" && i + 1 < argc) min_recall3 = std::stod(argv[++i]);
-        else if (a == "--no-empty") no_empty = true;
+        else if (a == "--option" && i + 1 < argc) {
+            // --option name=value: one ranking option, for weighing a change on the tune part.
+            std::string kv = argv[++i];
+            auto eq = kv.find('=');
+            float* field = nullptr;
+            std::string key = kv.substr(0, eq);
+            for (auto& [name, ptr] : option_fields(options))
+                if (name == key) field = ptr;
+            if (!field || eq == std::string::npos) {
+                std::fprintf(stderr, "coffer-eval-toolsearch: unknown option %s\n", kv.c_str());
+                return 2;
+            }
+            *field = std::stof(kv.substr(eq + 1));
+        } else if (a == "--no-empty") no_empty = true;
         else if (a == "--verbose") verbose = true;
         else {
             std::fprintf(stderr,
@@ -133,6 +156,7 @@ int main(int argc, char** argv) {
             for (auto& t : doc.at("tools").as_array()) {
                 auto text = ts::tool_text(t.as_object());
                 text.name = server + "__" + text.name;
+                text.instructions = instructions;
                 names.insert(text.name);
                 tools.push_back(std::move(text));
             }
@@ -175,6 +199,7 @@ int main(int argc, char** argv) {
                 complain("judged tool " + e + " does not exist");
                 continue;
             }
+            if (!split) continue;  // legacy/: phrased by the tools' own words, on purpose — a regression set
             for (auto& w : ts::tokenize(own_name(e)))
                 if (std::find(words.begin(), words.end(), w) != words.end())
                     complain("uses \"" + w + "\" from the name of " + e);
@@ -185,7 +210,7 @@ int main(int argc, char** argv) {
         return 2;
     }
 
-    ts::Index index(tools);
+    ts::Index index(tools, options);
     std::map<std::string, Tally> by_part;
     Tally all, cjk;
     std::vector<std::string> lines;
@@ -217,7 +242,7 @@ int main(int argc, char** argv) {
                 all.r(all.at3), all.r(all.at5), all.mrr(), all.empty);
     if (cjk.n)
         std::printf("CJK requests: recall@1 %.3f, recall@3 %.3f, MRR %.3f\n", cjk.r(cjk.at1), cjk.r(cjk.at3), cjk.mrr());
-    if (split)
+    if (split && set == "all")
         for (auto& [part, t] : by_part)
             std::printf("part %-8s %3d requests: recall@1 %.3f, recall@3 %.3f, MRR %.3f, empty %d\n", part.c_str(), t.n,
                         t.r(t.at1), t.r(t.at3), t.mrr(), t.empty);
