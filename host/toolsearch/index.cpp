@@ -75,6 +75,7 @@ Index::Index(const std::vector<ToolText>& tools, const Options& options) : optio
     std::array<double, kFields> total{};
     std::vector<std::string> words;
     std::vector<Occurrence> occ;
+    std::unordered_map<std::string, std::vector<std::string>> instruction_terms;
 
     auto intern = [&](std::string& w) {
         auto [it, added] = dictionary_.try_emplace(std::move(w), static_cast<std::uint32_t>(postings.size()));
@@ -98,7 +99,14 @@ Index::Index(const std::vector<ToolText>& tools, const Options& options) : optio
         add_field(1, std::array<std::string, 1>{tools[d].description});
         add_field(2, tools[d].parameters);
         add_field(3, tools[d].schema_text);
-        add_field(4, std::array<std::string, 1>{tools[d].instructions});
+        // A server's instructions are the same text for each of its tools: tokenized once.
+        {
+            auto [it, added] = instruction_terms.try_emplace(tools[d].instructions);
+            if (added) tokenize(tools[d].instructions, it->second);
+            lengths[d][4] = static_cast<float>(it->second.size());
+            total[4] += static_cast<double>(it->second.size());
+            for (auto w : it->second) occ.push_back({intern(w), 4});
+        }
         std::sort(occ.begin(), occ.end());
         for (std::size_t i = 0; i < occ.size();) {
             Posting p{static_cast<std::uint32_t>(d), {}};

@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
             s >> sense_cnt >> tagged;
             if (!usable(lemma)) continue;
             // Senses in frequency order; a word absent from the tagged corpus keeps only its first.
-            std::size_t senses = tagged > 0 ? std::min<std::size_t>(kMaxSenses, static_cast<std::size_t>(tagged)) : 1;
+            std::size_t senses = tagged > 0 ? kMaxSenses : 1;
             ++lemmas;
             auto& e = table[lemma];
             std::string offset;
