@@ -8,6 +8,7 @@ PACKAGES=(
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev libboost-test1.81-dev
   libspdlog-dev libsqlite3-dev libssl-dev libarchive-dev
   procps ripgrep
+  wordnet-base
 )
 
 missing=()

@@ -43,6 +43,27 @@ constexpr Entry kCjk[] = {
     {"函数", "function"}, {"实例", "instance"}, {"通知", "notification"}, {"联系人", "contact"},
     {"ファイル", "file"}, {"メール", "email"}, {"カレンダー", "calendar"}, {"検索", "search"},
     {"削除", "delete"}, {"作成", "create"}, {"天気", "weather"},
+    // Charts, processes, version control, maps and memory (added with the captured-server evaluation).
+    {"图表", "chart"}, {"饼图", "pie chart"}, {"柱状图", "column bar chart"}, {"条形图", "bar chart"},
+    {"折线图", "line chart"}, {"面积图", "area chart"}, {"散点图", "scatter chart"}, {"雷达图", "radar chart"},
+    {"漏斗", "funnel"}, {"直方图", "histogram"}, {"词云", "word cloud"}, {"思维导图", "mind map"},
+    {"流程图", "flow diagram"}, {"组织架构", "organization chart"}, {"树图", "treemap"}, {"桑基图", "sankey"},
+    {"可视化", "visualize chart"}, {"画", "draw chart"}, {"趋势", "trend"}, {"比较", "compare"},
+    {"进程", "process"}, {"终端", "terminal"}, {"命令", "command"}, {"结束", "terminate kill end"},
+    {"压缩", "compress gzip"}, {"思考", "think thought"}, {"推理", "reasoning thought"}, {"大模型", "llm sampling"},
+    {"模型", "model"}, {"计算", "calculate"}, {"求和", "sum"}, {"环境变量", "environment variables"},
+    {"重命名", "rename move"}, {"推送", "push"}, {"拉取", "pull fetch"}, {"撤销", "undo reset"}, {"回滚", "rollback rollout"},
+    {"克隆", "clone"}, {"差异", "diff differences"}, {"状态", "status"}, {"暂存", "stage stash"},
+    {"谁写", "blame author"}, {"作者", "author"}, {"远程", "remote"}, {"本地", "local"},
+    {"骑行", "bicycling"}, {"自行车", "bicycling"}, {"开车", "driving"}, {"驾车", "driving"}, {"步行", "walking"},
+    {"公交", "transit"}, {"地铁", "transit subway"}, {"坐标", "coordinates"}, {"经纬度", "coordinates latitude longitude"},
+    {"街", "street address"}, {"拥堵", "traffic congestion"}, {"堵", "traffic congestion"}, {"地点", "place location"},
+    {"识别", "extract recognize"}, {"索引", "index"}, {"字段", "field"}, {"集合", "collection"},
+    {"记住", "remember entity memory"}, {"记得", "remember memory"}, {"忘掉", "forget delete"}, {"忘记", "forget delete"},
+    {"同事", "relation colleague"}, {"容器", "container pod"}, {"副本", "replicas"}, {"扩容", "scale"},
+    {"网址", "url"}, {"截图", "screenshot"}, {"按钮", "button click"}, {"输入框", "input field fill"},
+    {"论文", "papers"}, {"学术", "academic papers"}, {"爬取", "crawl"}, {"抓取", "scrape"},
+    {"表情", "emoji reaction"}, {"回应", "reaction"}, {"数量", "count number"}, {"统计", "count statistics"},
 };
 
 // Abbreviations: the same thing, full weight.

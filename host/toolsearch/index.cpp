@@ -1,6 +1,7 @@
 #include "toolsearch/index.hpp"
 
 #include "toolsearch/expand.hpp"
+#include "toolsearch/lexicon.hpp"
 #include "toolsearch/tokenize.hpp"
 
 #include <algorithm>
@@ -12,7 +13,7 @@ namespace coffer::toolsearch {
 
 namespace {
 
-constexpr int kFields = 3;  // name, description, parameters
+constexpr int kFields = 5;  // name, description, parameter names, parameter descriptions, instructions
 
 struct Occurrence {
     std::uint32_t term;
@@ -25,19 +26,63 @@ struct Posting {
     std::array<float, kFields> tf;
 };
 
+// Query weights by term id. A term keeps the highest weight any source gives it; the query's own
+// terms are added up per occurrence and never lowered by an expansion.
+class Weights {
+public:
+    void own(std::uint32_t id) {
+        for (auto& [t, w, is_own] : terms_)
+            if (t == id) {
+                w = is_own ? w + 1.0f : 1.0f;
+                is_own = true;
+                return;
+            }
+        terms_.push_back({id, 1.0f, true});
+    }
+    void add(std::uint32_t id, float weight) {
+        if (!(weight > 0.0f)) return;
+        for (auto& [t, w, is_own] : terms_)
+            if (t == id) {
+                if (!is_own) w = std::max(w, weight);
+                return;
+            }
+        terms_.push_back({id, weight, false});
+    }
+    bool empty() const { return terms_.empty(); }
+    // In term-id order: a fixed order of additions gives identical scores every time.
+    std::vector<std::pair<std::uint32_t, float>> sorted() const {
+        std::vector<std::pair<std::uint32_t, float>> out;
+        for (auto& [t, w, is_own] : terms_) out.emplace_back(t, w);
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+
+private:
+    struct Term {
+        std::uint32_t id;
+        float weight;
+        bool own;
+    };
+    std::vector<Term> terms_;
+};
+
 }  // namespace
 
-Index::Index(const std::vector<ToolText>& tools, const Options& options) {
+Index::Index(const std::vector<ToolText>& tools, const Options& options) : options_(options) {
     const std::size_t n = tools.size();
     std::vector<std::vector<Posting>> postings;
     std::vector<std::array<float, kFields>> lengths(n);
     std::array<double, kFields> total{};
     std::vector<std::string> words;
     std::vector<Occurrence> occ;
+    std::unordered_map<std::string, std::vector<std::string>> instruction_terms;
 
     auto intern = [&](std::string& w) {
         auto [it, added] = dictionary_.try_emplace(std::move(w), static_cast<std::uint32_t>(postings.size()));
-        if (added) postings.emplace_back();
+        if (added) {
+            grams_.add(it->first, it->second);
+            postings.emplace_back();
+        }
         return it->second;
     };
 
@@ -53,6 +98,15 @@ Index::Index(const std::vector<ToolText>& tools, const Options& options) {
         add_field(0, std::array<std::string, 1>{tools[d].name});
         add_field(1, std::array<std::string, 1>{tools[d].description});
         add_field(2, tools[d].parameters);
+        add_field(3, tools[d].schema_text);
+        // A server's instructions are the same text for each of its tools: tokenized once.
+        {
+            auto [it, added] = instruction_terms.try_emplace(tools[d].instructions);
+            if (added) tokenize(tools[d].instructions, it->second);
+            lengths[d][4] = static_cast<float>(it->second.size());
+            total[4] += static_cast<double>(it->second.size());
+            for (auto w : it->second) occ.push_back({intern(w), 4});
+        }
         std::sort(occ.begin(), occ.end());
         for (std::size_t i = 0; i < occ.size();) {
             Posting p{static_cast<std::uint32_t>(d), {}};
@@ -62,8 +116,10 @@ Index::Index(const std::vector<ToolText>& tools, const Options& options) {
         }
     }
 
-    const std::array<float, kFields> weight{options.name_weight, options.description_weight, options.parameter_weight};
-    const std::array<float, kFields> b{options.name_b, options.description_b, options.parameter_b};
+    const std::array<float, kFields> weight{options.name_weight, options.description_weight, options.parameter_weight,
+                                            options.schema_weight, options.instructions_weight};
+    const std::array<float, kFields> b{options.name_b, options.description_b, options.parameter_b, options.schema_b,
+                                       options.instructions_b};
     std::array<float, kFields> avg{};
     for (int f = 0; f < kFields; ++f) avg[f] = n && total[f] > 0 ? static_cast<float>(total[f] / static_cast<double>(n)) : 1.0f;
 
@@ -95,49 +151,60 @@ Index::Index(const std::vector<ToolText>& tools, const Options& options) {
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t c) { return tools[a].name < tools[c].name; });
     rank_.resize(n);
     for (std::size_t i = 0; i < n; ++i) rank_[order[i]] = static_cast<std::uint32_t>(i);
+    (void)related("");  // index the lexicon's lines now, while building, rather than in the first query
 }
 
 std::vector<Hit> Index::query(std::string_view text, std::size_t limit) const {
     std::vector<Hit> hits;
     if (rank_.empty()) return hits;
     auto terms = tokenize(text);
-    // Query weights by term id: each occurrence of a query term counts once; an expansion adds its
-    // weight only for a term the query does not have itself.
-    std::vector<std::pair<std::uint32_t, float>> weights;
-    auto find = [&](const std::string& t) -> const std::uint32_t* {
-        auto it = dictionary_.find(t);
+    auto find = [&](std::string_view t) -> const std::uint32_t* {
+        auto it = dictionary_.find(std::string(t));
         return it == dictionary_.end() ? nullptr : &it->second;
     };
+
+    Weights weights;
     for (auto& t : terms)
-        if (auto* id = find(t)) weights.emplace_back(*id, 1.0f);
-    std::sort(weights.begin(), weights.end());
-    std::vector<std::pair<std::uint32_t, float>> merged;
-    for (auto& [id, w] : weights) {
-        if (!merged.empty() && merged.back().first == id) merged.back().second += w;
-        else merged.emplace_back(id, w);
-    }
-    std::size_t originals = merged.size();
-    for (auto& e : expand(text, terms)) {
-        auto* id = find(e.term);
-        if (!id) continue;
-        auto own_end = merged.begin() + static_cast<std::ptrdiff_t>(originals);
-        auto own = std::lower_bound(merged.begin(), own_end, std::make_pair(*id, 0.0f),
-                                    [](auto& a, auto& c) { return a.first < c.first; });
-        if (own != own_end && own->first == *id) continue;
-        bool seen = false;
-        for (auto k = originals; k < merged.size(); ++k)
-            if (merged[k].first == *id) {
-                merged[k].second = std::max(merged[k].second, e.weight);
-                seen = true;
+        if (auto* id = find(t)) weights.own(*id);
+    for (auto& e : expand(text, terms))
+        if (auto* id = find(e.term)) weights.add(*id, e.weight);
+    // WordNet: lemmas of irregular forms, synonyms, derived forms, hypernyms.
+    std::vector<const std::string*> unmatched;  // unknown, and nothing WordNet relates to it is known either
+    auto relation_weight = [&](Relation r) {
+        switch (r) {
+            case Relation::lemma: return 1.0f;
+            case Relation::synonym: return options_.synonym_weight;
+            case Relation::derived: return options_.derived_weight;
+            case Relation::hypernym: return options_.hypernym_weight;
+        }
+        return 0.0f;
+    };
+    for (auto& t : terms) {
+        bool known = find(t) != nullptr;
+        for (auto& r : related(t))
+            if (auto* id = find(r.term)) {
+                weights.add(*id, relation_weight(r.relation));
+                known = true;
             }
-        if (!seen) merged.emplace_back(*id, e.weight);
+        if (!known) unmatched.push_back(&t);
     }
-    if (merged.empty()) return hits;
-    std::sort(merged.begin(), merged.end());  // a fixed order of additions: identical scores every time
+    // Relaxed matching for what is left.
+    auto relax = [&](float min_similarity, float weight) {
+        for (auto* t : unmatched)
+            for (auto& m : grams_.similar(*t, min_similarity, 3)) weights.add(m.term, weight * m.similarity);
+    };
+    relax(options_.fuzzy_min_similarity, options_.fuzzy_weight);
+    if (weights.empty()) {
+        // The last resort: every query word, looser.
+        unmatched.clear();
+        for (auto& t : terms) unmatched.push_back(&t);
+        relax(options_.fallback_min_similarity, options_.fuzzy_weight);
+    }
+    if (weights.empty()) return hits;
 
     std::vector<float> acc(rank_.size(), 0.0f);
     std::vector<std::uint32_t> touched;
-    for (auto& [id, w] : merged) {
+    for (auto& [id, w] : weights.sorted()) {
         float qw = w * idf_[id];
         for (auto k = offsets_[id]; k < offsets_[id + 1]; ++k) {
             float add = qw * contributions_[k];

@@ -1,6 +1,7 @@
 // A field-weighted BM25 (BM25F) index over tools (SPEC G-24).
 //
-// Each tool has three fields — its name, its description, the names of its parameters — with a
+// Each tool has five fields — its name, its description, the names of its parameters, their
+// descriptions and its server's instructions — with a
 // weight and a length normalisation each; a term's frequencies in the fields are combined into one
 // pseudo-frequency before BM25's saturation, so a name match counts more than a description match
 // without one field drowning the others. The index is immutable: a changed catalog builds a new
@@ -9,6 +10,7 @@
 #pragma once
 
 #include "toolsearch/schema_fields.hpp"
+#include "toolsearch/trigram.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -21,8 +23,17 @@ namespace coffer::toolsearch {
 
 struct Options {
     float k1 = 1.2f;
-    float name_weight = 3.0f, description_weight = 1.0f, parameter_weight = 0.5f;
-    float name_b = 0.3f, description_b = 0.5f, parameter_b = 0.5f;
+    // Fields: name, description, parameter names, parameter descriptions, server instructions.
+    float name_weight = 3.0f, description_weight = 1.0f, parameter_weight = 0.5f, schema_weight = 0.3f,
+          instructions_weight = 0.1f;
+    float name_b = 0.3f, description_b = 0.5f, parameter_b = 0.5f, schema_b = 0.5f, instructions_b = 0.3f;
+    // Query expansion from WordNet (lexicon.hpp), by relation; a lemma of an irregular form counts fully.
+    float synonym_weight = 0.3f, derived_weight = 0.6f, hypernym_weight = 0.3f;
+    // Relaxed matching (trigram.hpp) for query words the index does not hold: index words at least
+    // this alike count at fuzzy_weight times their similarity.
+    float fuzzy_weight = 0.5f, fuzzy_min_similarity = 0.6f;
+    // When nothing else matched, the last resort: words this alike.
+    float fallback_min_similarity = 0.4f;
 };
 
 struct Hit {
@@ -35,15 +46,19 @@ public:
     Index() = default;
     explicit Index(const std::vector<ToolText>& tools, const Options& options = {});
 
-    // The best `limit` tools for `text` (limit 0: every tool that matches), best first; tools that
-    // share no term with the query are not returned.
+    // The best `limit` tools for `text` (limit 0: every tool that matches), best first. The query's
+    // words count fully; glossary and WordNet expansions and relaxed (trigram) matches of words the
+    // index lacks count less; when none of that matches anything, looser trigram matches are
+    // tried before giving up. Tools that share nothing with the query are not returned.
     std::vector<Hit> query(std::string_view text, std::size_t limit) const;
 
     std::size_t size() const { return rank_.size(); }
     std::size_t terms() const { return idf_.size(); }
 
 private:
+    Options options_;
     std::unordered_map<std::string, std::uint32_t> dictionary_;
+    TrigramIndex grams_;                     // the dictionary's words, for relaxed matching
     std::vector<float> idf_;                 // by term
     std::vector<std::uint32_t> offsets_;     // by term: its postings are [offsets_[t], offsets_[t+1])
     std::vector<std::uint32_t> docs_;        // posting → tool

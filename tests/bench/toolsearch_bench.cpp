@@ -52,7 +52,7 @@ constexpr const char* kVariants[] = {
     "with pagination support",     "in the sandbox",             "for internal tools",     "with rate limiting",
 };
 
-// The eval set's tools, copied with varied names and descriptions until there are `n`.
+// The eval set's captured tools (with their servers' instructions), copied with varied names and descriptions until there are `n`.
 std::vector<ts::ToolText> synthesize(std::size_t n, std::vector<std::string>& queries) {
     std::vector<ts::ToolText> base;
     std::vector<std::string> files;
@@ -64,11 +64,14 @@ std::vector<ts::ToolText> synthesize(std::size_t n, std::vector<std::string>& qu
         for (auto& t : doc.at("tools").as_array()) {
             auto text = ts::tool_text(t.as_object());
             text.name = server + "__" + text.name;
+            if (auto* v = doc.if_contains("instructions"); v && v->is_string()) text.instructions = v->as_string();
             base.push_back(std::move(text));
         }
     }
-    auto qs = read_json(fs::path(COFFER_EVAL_DIR) / "queries.json");
-    for (auto& q : qs.at("queries").as_array()) queries.emplace_back(q.at("query").as_string());
+    for (const char* part : {"queries.tune.json", "queries.heldback.json"}) {
+        auto qs = read_json(fs::path(COFFER_EVAL_DIR) / part);
+        for (auto& q : qs.at("queries").as_array()) queries.emplace_back(q.at("query").as_string());
+    }
     std::vector<ts::ToolText> out;
     out.reserve(n);
     for (std::size_t copy = 0; out.size() < n; ++copy) {
