@@ -20,6 +20,7 @@ struct EmbeddingConfig {
     int batch = 64;        // texts per request
     int max_attempts = 4;  // per batch, with exponential backoff (honouring Retry-After)
     std::chrono::milliseconds timeout{30000};
+    std::chrono::milliseconds backoff{500};  // the first retry's wait, doubled for each next one
 };
 
 class Embedder {

@@ -1,0 +1,48 @@
+// Writing the derived rows of one document: its documents row, its chunks, their FTS rows. The
+// only code that changes those tables, so the three always agree. Callers hold the transaction.
+#pragma once
+
+#include "retrieval/files.hpp"
+#include "retrieval/sqlite.hpp"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+namespace coffer::retrieval {
+
+struct IndexedDocument {
+    std::int64_t id = 0;
+    std::int64_t mtime_ns = 0, size = 0;
+    std::string sha256;
+};
+
+// rel path → what the index holds, for one collection.
+std::unordered_map<std::string, IndexedDocument> indexed_documents(sql::Db& db, const std::string& collection);
+
+// The text an embedder sees for a chunk: the title and heading path give a short chunk its
+// context. Its hash is chunks.embed_sha.
+std::string embedding_input(const std::string& title, const std::string& heading, const std::string& text);
+
+class DocumentWriter {
+public:
+    explicit DocumentWriter(sql::Db& db);
+    // (Re)writes a document from its content; returns the number of chunks.
+    std::size_t write(const std::string& collection, const FileInfo& file, const std::string& content,
+                      const std::string& sha256);
+    // The content is unchanged (same hash) but mtime or size moved: remember the new ones.
+    void touch(std::int64_t id, const FileInfo& file);
+    void remove(std::int64_t id);
+
+private:
+    void remove_chunks(std::int64_t doc_id);
+
+    sql::Db& db_;
+    sql::Stmt find_, insert_doc_, update_doc_, touch_, delete_doc_;
+    sql::Stmt chunk_ids_, delete_chunks_, delete_fts_, insert_chunk_, insert_fts_;
+};
+
+// Deletes vectors no chunk refers to any more (after edits and removals).
+void drop_orphan_vectors(sql::Db& db);
+
+}  // namespace coffer::retrieval

@@ -1,0 +1,217 @@
+// Index: opening, sync, refresh, drop, stats and check (see index.hpp). Searching is in
+// search.cpp, embedding in embed_pending.cpp.
+#include "retrieval/index.hpp"
+
+#include "retrieval/files.hpp"
+#include "retrieval/index_impl.hpp"
+#include "retrieval/schema.hpp"
+
+#include <coffer/sha256.hpp>
+
+#include <chrono>
+#include <optional>
+
+namespace coffer::retrieval {
+namespace {
+
+using clk = std::chrono::steady_clock;
+
+// A sync commits after this many files or bytes, so a kill -9 loses at most one batch (which
+// the next sync redoes: a document's row carries its new mtime only once its chunks are in).
+constexpr std::size_t kBatchFiles = 500;
+constexpr std::size_t kBatchBytes = 32 * 1024 * 1024;
+
+// Calls `progress` at most ten times a second, and once at the end.
+class Throttle {
+public:
+    explicit Throttle(const Progress& p) : p_(p) {}
+    void tick(std::size_t done, std::size_t total, bool last = false) {
+        if (!p_) return;
+        auto now = clk::now();
+        if (!last && now - at_ < std::chrono::milliseconds(100)) return;
+        at_ = now;
+        p_(done, total);
+    }
+
+private:
+    const Progress& p_;
+    clk::time_point at_{};
+};
+
+bool same_stat(const IndexedDocument& d, const FileInfo& f) { return d.mtime_ns == f.mtime_ns && d.size == f.size; }
+
+}  // namespace
+
+Index::Index(const std::filesystem::path& file) : impl_(std::make_unique<Impl>()) {
+    impl_->db = open_index(file);
+    impl_->writer = std::make_unique<DocumentWriter>(*impl_->db);
+    impl_->notice_outside_writes();
+}
+
+Index::~Index() = default;
+
+void Index::Impl::notice_outside_writes() {
+    sql::Stmt st(*db, "PRAGMA data_version");
+    std::int64_t v = st.step() ? st.int64(0) : 0;
+    if (v != data_version) vectors.invalidate_all();
+    data_version = v;
+}
+
+void Index::Impl::refresh_file(const Collection& c, const std::string& rel) {
+    auto info = stat_markdown(c.root, rel);
+    sql::Stmt find(*db, "SELECT id, mtime_ns, size, sha256 FROM documents WHERE collection = ? AND path = ?");
+    find.bind(1, c.name).bind(2, rel);
+    std::optional<IndexedDocument> doc;
+    if (find.step()) doc = IndexedDocument{find.int64(0), find.int64(1), find.int64(2), find.text(3)};
+    find.reset();
+    if (doc && info && same_stat(*doc, *info)) return;
+
+    std::string content;
+    if (info) {
+        try {
+            content = read_file(c.root / rel);
+        } catch (const Error&) {
+            info.reset();  // vanished or unreadable between stat and read: as good as gone
+        }
+    }
+    sql::Transaction tx(*db);
+    if (!info) {
+        if (doc) writer->remove(doc->id);
+    } else {
+        std::string sha = sha256_hex(content);
+        if (doc && doc->sha256 == sha) writer->touch(doc->id, *info);
+        else writer->write(c.name, *info, content, sha);
+    }
+    tx.commit();
+    vectors.invalidate(c.name);
+}
+
+SyncStats Index::sync(const Collection& c, const Progress& progress) {
+    auto t0 = clk::now();
+    auto& db = *impl_->db;
+    SyncStats s;
+    auto files = scan_markdown(c.root);
+    auto indexed = indexed_documents(db, c.name);
+    s.scanned = files.size();
+    Throttle throttle(progress);
+
+    std::optional<sql::Transaction> tx;
+    std::size_t batch_files = 0, batch_bytes = 0;
+    auto in_batch = [&] {
+        if (!tx) tx.emplace(db);
+    };
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const FileInfo& f = files[i];
+        throttle.tick(i, files.size());
+        auto it = indexed.find(f.rel);
+        if (it != indexed.end() && same_stat(it->second, f)) {
+            ++s.unchanged;
+            indexed.erase(it);
+            continue;
+        }
+        std::string content;
+        try {
+            content = read_file(c.root / f.rel);
+        } catch (const Error&) {
+            continue;  // vanished since the walk: left in `indexed`, so removed below
+        }
+        std::string sha = sha256_hex(content);
+        in_batch();
+        if (it != indexed.end() && it->second.sha256 == sha) {
+            impl_->writer->touch(it->second.id, f);
+            ++s.unchanged;
+        } else {
+            s.chunks += impl_->writer->write(c.name, f, content, sha);
+            ++(it != indexed.end() ? s.updated : s.added);
+        }
+        if (it != indexed.end()) indexed.erase(it);
+        batch_bytes += content.size();
+        if (++batch_files >= kBatchFiles || batch_bytes >= kBatchBytes) {
+            tx->commit();
+            tx.reset();
+            batch_files = batch_bytes = 0;
+        }
+    }
+    for (const auto& [rel, doc] : indexed) {
+        in_batch();
+        impl_->writer->remove(doc.id);
+        ++s.removed;
+    }
+    if (tx) tx->commit();
+    tx.reset();
+    if (s.updated + s.removed > 0) {
+        sql::Transaction gc(db);
+        drop_orphan_vectors(db);
+        gc.commit();
+    }
+    if (s.added + s.updated + s.removed > 0) impl_->vectors.invalidate(c.name);
+    throttle.tick(files.size(), files.size(), true);
+    s.seconds = std::chrono::duration<double>(clk::now() - t0).count();
+    return s;
+}
+
+void Index::refresh(const Collection& c, const std::string& rel_path) {
+    if (!indexable_path(rel_path))
+        throw Error(Error::Code::invalid, "not a Markdown file inside the collection: " + rel_path);
+    impl_->refresh_file(c, rel_path);
+}
+
+void Index::drop(const std::string& collection) {
+    auto& db = *impl_->db;
+    sql::Transaction tx(db);
+    for (const auto& [rel, doc] : indexed_documents(db, collection)) impl_->writer->remove(doc.id);
+    drop_orphan_vectors(db);
+    tx.commit();
+    impl_->vectors.invalidate(collection);
+}
+
+CollectionStats Index::stats(const std::string& collection) {
+    auto& db = *impl_->db;
+    CollectionStats s;
+    sql::Stmt docs(db, "SELECT count(*), coalesce(sum(size), 0) FROM documents WHERE collection = ?");
+    docs.bind(1, collection);
+    if (docs.step()) {
+        s.documents = static_cast<std::size_t>(docs.int64(0));
+        s.bytes = static_cast<std::size_t>(docs.int64(1));
+    }
+    sql::Stmt chunks(db, "SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.collection = ?");
+    chunks.bind(1, collection);
+    if (chunks.step()) s.chunks = static_cast<std::size_t>(chunks.int64(0));
+    // The model with the most vectors among this collection's chunks is "the" model.
+    sql::Stmt vec(db,
+                  "SELECT v.model, count(*) AS n FROM chunks c JOIN documents d ON d.id = c.doc_id "
+                  "JOIN vectors v ON v.sha = c.embed_sha WHERE d.collection = ? GROUP BY v.model ORDER BY n DESC LIMIT 1");
+    vec.bind(1, collection);
+    if (vec.step()) {
+        s.embedding_model = vec.text(0);
+        s.vectors = static_cast<std::size_t>(vec.int64(1));
+    }
+    return s;
+}
+
+std::vector<std::string> Index::check(const Collection& c) {
+    auto files = scan_markdown(c.root);
+    auto indexed = indexed_documents(*impl_->db, c.name);
+    std::vector<std::string> out;
+    for (const auto& f : files) {
+        auto it = indexed.find(f.rel);
+        if (it == indexed.end()) {
+            out.push_back("not indexed: " + f.rel);
+            continue;
+        }
+        if (!same_stat(it->second, f)) {
+            std::string sha;
+            try {
+                sha = sha256_hex(read_file(c.root / f.rel));
+            } catch (const Error&) {
+            }
+            if (sha != it->second.sha256) out.push_back("changed: " + f.rel);
+        }
+        indexed.erase(it);
+    }
+    for (const auto& [rel, doc] : indexed) out.push_back("gone from the folder: " + rel);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace coffer::retrieval

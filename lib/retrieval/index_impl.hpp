@@ -1,0 +1,36 @@
+// The inside of an Index, shared by the files that implement it (index.cpp: sync and upkeep,
+// search.cpp: the engines and freshness, embed_pending.cpp: embeddings). Not part of the API.
+#pragma once
+
+#include "retrieval/documents.hpp"
+#include "retrieval/index.hpp"
+#include "retrieval/sqlite.hpp"
+#include "retrieval/vector_store.hpp"
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace coffer::retrieval {
+
+struct Index::Impl {
+    std::unique_ptr<sql::Db> db;
+    std::unique_ptr<DocumentWriter> writer;
+    VectorStore vectors;
+    std::int64_t data_version = -1;
+
+    // Another connection (another process syncing the same file) wrote: cached vectors may be
+    // stale. PRAGMA data_version changes exactly then.
+    void notice_outside_writes();
+    // One file's rows made to agree with the disk (added, rewritten, touched or removed).
+    void refresh_file(const Collection& c, const std::string& rel);
+
+    // One run of the engines (search.cpp); freshness is Index::search's business.
+    Answer answer(const Query& q, const std::vector<Collection>& roots, Embedder* embedder);
+    // The hits whose file differs from what was indexed (or is gone), as "collection\npath"
+    // keys; with `refresh`, those files are refreshed too.
+    std::set<std::string> stale_files(const std::vector<Hit>& hits, const std::vector<Collection>& roots, bool refresh);
+};
+
+}  // namespace coffer::retrieval

@@ -1,0 +1,23 @@
+// What the keyword and vector engines return before hits are built: a chunk and the engine's
+// own score (higher is better), best first.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace coffer::retrieval {
+
+struct Ranked {
+    std::int64_t chunk_id = 0;
+    double score = 0;
+};
+
+// Which documents a search may return: these collections, paths starting with the prefix.
+struct Scope {
+    std::vector<std::string> collections;
+    std::string path_prefix;
+    bool admits(const std::string& collection, const std::string& path) const;
+};
+
+}  // namespace coffer::retrieval

@@ -1,0 +1,105 @@
+// Creating (or recreating) the index file; see schema.hpp.
+#include "retrieval/schema.hpp"
+
+#include <string>
+#include <system_error>
+
+namespace coffer::retrieval {
+namespace {
+
+// documents: one row per Markdown file, with what decides "changed?" (mtime, size, hash).
+// chunks: heading-aware pieces with 1-based line ranges; embed_sha is the hash of the text an
+//   embedder sees (title, heading path, body), so a chunk whose text survives an edit keeps its
+//   vector and identical chunks are embedded once.
+// fts: the keyword engine's table; rowid = chunks.id; body is the derived search text (CJK runs
+//   as bigrams, see cjk/segment.hpp).
+// vectors: one normalised float32 vector per embedded text and model id.
+constexpr const char* kCreate = R"sql(
+CREATE TABLE documents (
+  id INTEGER PRIMARY KEY,
+  collection TEXT NOT NULL,
+  path TEXT NOT NULL,
+  title TEXT NOT NULL,
+  sha256 TEXT NOT NULL,
+  mtime_ns INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  UNIQUE (collection, path)
+);
+CREATE TABLE chunks (
+  id INTEGER PRIMARY KEY,
+  doc_id INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  heading TEXT NOT NULL,
+  line_from INTEGER NOT NULL,
+  line_to INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  embed_sha TEXT NOT NULL
+);
+CREATE INDEX chunks_doc ON chunks (doc_id, seq);
+CREATE INDEX chunks_embed ON chunks (embed_sha);
+CREATE VIRTUAL TABLE fts USING fts5 (title, heading, body, tokenize = 'porter unicode61 remove_diacritics 2');
+INSERT INTO fts (fts, rank) VALUES ('rank', 'bm25(4.0, 2.0, 1.0)');
+CREATE TABLE vectors (
+  sha TEXT NOT NULL,
+  model TEXT NOT NULL,
+  dim INTEGER NOT NULL,
+  vec BLOB NOT NULL,
+  PRIMARY KEY (sha, model)
+) WITHOUT ROWID;
+)sql";
+
+void remove_files(const std::filesystem::path& file) {
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+        std::filesystem::remove(file.string() + suffix, ec);
+}
+
+int user_version(sql::Db& db) {
+    sql::Stmt st(db, "PRAGMA user_version");
+    return st.step() ? static_cast<int>(st.int64(0)) : 0;
+}
+
+bool has_tables(sql::Db& db) {
+    sql::Stmt st(db, "SELECT count(*) FROM sqlite_master");
+    return st.step() && st.int64(0) > 0;
+}
+
+// Opens and checks the version; nullptr when the file must be rebuilt. Throws when it cannot be
+// opened at all; a file that is not a database ("file is not a database") reads as a rebuild.
+std::unique_ptr<sql::Db> try_open(const std::filesystem::path& file) {
+    auto db = std::make_unique<sql::Db>(file);
+    try {
+        db->exec("PRAGMA journal_mode = WAL");
+        db->exec("PRAGMA synchronous = NORMAL");
+        int v = user_version(*db);
+        if (v == kSchemaVersion) return db;
+        if (v == 0 && !has_tables(*db)) {
+            sql::Transaction tx(*db);
+            db->exec(kCreate);
+            db->exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
+            tx.commit();
+            return db;
+        }
+    } catch (const Error&) {
+        int code = sqlite3_extended_errcode(db->handle()) & 0xff;
+        if (code != SQLITE_NOTADB && code != SQLITE_CORRUPT) throw;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+std::unique_ptr<sql::Db> open_index(const std::filesystem::path& file) {
+    if (auto db = try_open(file)) {
+        db->exec("PRAGMA cache_size = -32000");
+        db->exec("PRAGMA temp_store = MEMORY");
+        return db;
+    }
+    // Another schema version, or not an index: everything in it is derived, so start over.
+    remove_files(file);
+    auto db = try_open(file);
+    if (!db) throw Error(Error::Code::io, "cannot create index " + file.string());
+    return db;
+}
+
+}  // namespace coffer::retrieval
