@@ -10,7 +10,6 @@ namespace {
 
 std::string label_of(const retrieval::Hit& h, const HitLabel& label) { return label ? label(h) : h.collection; }
 
-double rounded(double score) { return std::round(score * 10000.0) / 10000.0; }
 
 }  // namespace
 
@@ -19,7 +18,7 @@ json::object hit_json(const retrieval::Hit& h, const HitLabel& label) {
                         {"path", h.path},
                         {"heading", h.heading},
                         {"lines", json::array{h.line_from, h.line_to}},
-                        {"score", rounded(h.score)},
+                        {"score", h.score},
                         {"engine", h.engine},
                         {"snippet", h.snippet}};
 }
