@@ -6,6 +6,7 @@
 
 #include <coffer/sha256.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <vector>
 
@@ -34,18 +35,22 @@ DocumentWriter::DocumentWriter(sql::Db& db)
       update_doc_(db, "UPDATE documents SET title = ?, sha256 = ?, mtime_ns = ?, size = ? WHERE id = ?"),
       touch_(db, "UPDATE documents SET mtime_ns = ?, size = ? WHERE id = ?"),
       delete_doc_(db, "DELETE FROM documents WHERE id = ?"),
-      chunk_ids_(db, "SELECT id FROM chunks WHERE doc_id = ?"),
+      chunk_ids_(db, "SELECT id, embed_sha FROM chunks WHERE doc_id = ?"),
       delete_chunks_(db, "DELETE FROM chunks WHERE doc_id = ?"),
       delete_fts_(db, "DELETE FROM fts WHERE rowid = ?"),
       insert_chunk_(db, "INSERT INTO chunks (doc_id, seq, heading, line_from, line_to, text, embed_sha) "
                         "VALUES (?,?,?,?,?,?,?)"),
-      insert_fts_(db, "INSERT INTO fts (rowid, title, heading, body) VALUES (?,?,?,?)") {}
+      insert_fts_(db, "INSERT INTO fts (rowid, title, heading, body) VALUES (?,?,?,?)"),
+      drop_vector_(db, "DELETE FROM vectors WHERE sha = ?1 AND NOT EXISTS (SELECT 1 FROM chunks WHERE embed_sha = ?1)") {}
 
 void DocumentWriter::remove_chunks(std::int64_t doc_id) {
     // FTS5 deletes by rowid one at a time (it does not take `rowid IN (subquery)` as a lookup).
     std::vector<std::int64_t> ids;
     chunk_ids_.bind(1, doc_id);
-    while (chunk_ids_.step()) ids.push_back(chunk_ids_.int64(0));
+    while (chunk_ids_.step()) {
+        ids.push_back(chunk_ids_.int64(0));
+        dropped_.push_back(chunk_ids_.text(1));
+    }
     chunk_ids_.reset();
     for (auto id : ids) delete_fts_.bind(1, id).run();
     delete_chunks_.bind(1, doc_id).run();
@@ -89,8 +94,11 @@ void DocumentWriter::remove(std::int64_t id) {
     delete_doc_.bind(1, id).run();
 }
 
-void drop_orphan_vectors(sql::Db& db) {
-    db.exec("DELETE FROM vectors WHERE NOT EXISTS (SELECT 1 FROM chunks WHERE chunks.embed_sha = vectors.sha)");
+void DocumentWriter::drop_orphan_vectors() {
+    std::sort(dropped_.begin(), dropped_.end());
+    dropped_.erase(std::unique(dropped_.begin(), dropped_.end()), dropped_.end());
+    for (const auto& sha : dropped_) drop_vector_.bind(1, sha).run();
+    dropped_.clear();
 }
 
 }  // namespace coffer::retrieval

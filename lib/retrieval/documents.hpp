@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace coffer::retrieval {
 
@@ -33,16 +34,17 @@ public:
     // The content is unchanged (same hash) but mtime or size moved: remember the new ones.
     void touch(std::int64_t id, const FileInfo& file);
     void remove(std::int64_t id);
+    // Deletes the vectors of texts that were removed or rewritten since the last call and that
+    // no chunk refers to any more. Only those hashes are checked, so a one-file edit stays cheap.
+    void drop_orphan_vectors();
 
 private:
     void remove_chunks(std::int64_t doc_id);
 
     sql::Db& db_;
     sql::Stmt find_, insert_doc_, update_doc_, touch_, delete_doc_;
-    sql::Stmt chunk_ids_, delete_chunks_, delete_fts_, insert_chunk_, insert_fts_;
+    sql::Stmt chunk_ids_, delete_chunks_, delete_fts_, insert_chunk_, insert_fts_, drop_vector_;
+    std::vector<std::string> dropped_;  // embed_sha of chunks removed since drop_orphan_vectors
 };
-
-// Deletes vectors no chunk refers to any more (after edits and removals).
-void drop_orphan_vectors(sql::Db& db);
 
 }  // namespace coffer::retrieval

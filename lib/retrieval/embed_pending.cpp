@@ -6,28 +6,26 @@
 #include "retrieval/index_impl.hpp"
 #include "retrieval/vector_math.hpp"
 
+#include <algorithm>
+
 namespace coffer::retrieval {
 namespace {
 
 // Texts per embed() call and per transaction (the embedder splits them into its own batches).
-constexpr std::int64_t kPerCall = 128;
+constexpr std::size_t kPerCall = 128;
 
-struct Pending {
-    std::vector<std::string> shas, texts;
-};
-
-Pending next_pending(sql::Db& db, const std::string& collection, const std::string& model) {
+// The chunks (one per distinct text hash) without a vector for `model`, listed once up front:
+// asking again after every batch would rescan the collection each time.
+std::vector<std::pair<std::string, std::int64_t>> pending_chunks(sql::Db& db, const std::string& collection,
+                                                                 const std::string& model) {
     sql::Stmt st(db,
-                 "SELECT c.embed_sha, d.title, c.heading, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id "
+                 "SELECT c.embed_sha, min(c.id) FROM chunks c JOIN documents d ON d.id = c.doc_id "
                  "WHERE d.collection = ?1 AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.sha = c.embed_sha AND "
-                 "v.model = ?2) GROUP BY c.embed_sha ORDER BY min(c.id) LIMIT ?3");
-    st.bind(1, collection).bind(2, model).bind(3, kPerCall);
-    Pending p;
-    while (st.step()) {
-        p.shas.push_back(st.text(0));
-        p.texts.push_back(embedding_input(st.text(1), st.text(2), st.text(3)));
-    }
-    return p;
+                 "v.model = ?2) GROUP BY c.embed_sha ORDER BY min(c.id)");
+    st.bind(1, collection).bind(2, model);
+    std::vector<std::pair<std::string, std::int64_t>> out;
+    while (st.step()) out.emplace_back(st.text(0), st.int64(1));
+    return out;
 }
 
 int stored_dimension(sql::Db& db, const std::string& model) {
@@ -66,29 +64,40 @@ std::size_t Index::embed_pending(const std::string& collection, Embedder& embedd
     std::size_t done = 0;
     bool replaced_dimension = false;
     sql::Stmt insert(db, "INSERT OR REPLACE INTO vectors (sha, model, dim, vec) VALUES (?,?,?,?)");
+    sql::Stmt text(db, "SELECT d.title, c.heading, c.text FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id = ?");
     for (;;) {
-        Pending p = next_pending(db, collection, model);
-        if (p.shas.empty()) break;
-        auto vecs = embedder.embed(p.texts);
-        check_shape(vecs, p.shas.size());
-        const int dim = static_cast<int>(vecs.front().size());
-        sql::Transaction tx(db);
-        int stored = stored_dimension(db, model);
-        if (stored != 0 && stored != dim) {
-            // Same model name, another dimension (a server-side change): the old vectors cannot
-            // be compared with the new ones, so they all go and are embedded again.
-            if (replaced_dimension) throw Error(Error::Code::invalid, "the embedder keeps changing its dimension");
-            replaced_dimension = true;
-            sql::Stmt del(db, "DELETE FROM vectors WHERE model = ?");
-            del.bind(1, model).run();
-            impl_->vectors.invalidate_all();  // other collections of this model lost theirs too
+        auto pending = pending_chunks(db, collection, model);
+        if (pending.empty()) break;
+        for (std::size_t at = 0; at < pending.size(); at += kPerCall) {
+            std::size_t end = std::min(pending.size(), at + kPerCall);
+            std::vector<std::string> texts;
+            for (std::size_t i = at; i < end; ++i) {
+                text.bind(1, pending[i].second);
+                if (text.step()) texts.push_back(embedding_input(text.text(0), text.text(1), text.text(2)));
+                text.reset();
+            }
+            if (texts.size() != end - at) break;  // changed underneath (another writer): list again
+            auto vecs = embedder.embed(texts);
+            check_shape(vecs, texts.size());
+            const int dim = static_cast<int>(vecs.front().size());
+            sql::Transaction tx(db);
+            int stored = stored_dimension(db, model);
+            if (stored != 0 && stored != dim) {
+                // Same model name, another dimension (a server-side change): the old vectors
+                // cannot be compared with the new ones, so they all go and are embedded again.
+                if (replaced_dimension) throw Error(Error::Code::invalid, "the embedder keeps changing its dimension");
+                replaced_dimension = true;
+                sql::Stmt del(db, "DELETE FROM vectors WHERE model = ?");
+                del.bind(1, model).run();
+                impl_->vectors.invalidate_all();  // other collections of this model lost theirs too
+            }
+            for (std::size_t i = 0; i < vecs.size(); ++i) {
+                insert.bind(1, pending[at + i].first).bind(2, model).bind(3, dim);
+                insert.bind_blob(4, vecs[i].data(), vecs[i].size() * sizeof(float)).run();
+            }
+            tx.commit();
+            done += vecs.size();
         }
-        for (std::size_t i = 0; i < vecs.size(); ++i) {
-            insert.bind(1, p.shas[i]).bind(2, model).bind(3, dim);
-            insert.bind_blob(4, vecs[i].data(), vecs[i].size() * sizeof(float)).run();
-        }
-        tx.commit();
-        done += vecs.size();
         impl_->vectors.invalidate(collection);
     }
     return done;

@@ -82,6 +82,7 @@ void Index::Impl::refresh_file(const Collection& c, const std::string& rel) {
         if (doc && doc->sha256 == sha) writer->touch(doc->id, *info);
         else writer->write(c.name, *info, content, sha);
     }
+    writer->drop_orphan_vectors();
     tx.commit();
     vectors.invalidate(c.name);
 }
@@ -137,13 +138,12 @@ SyncStats Index::sync(const Collection& c, const Progress& progress) {
         impl_->writer->remove(doc.id);
         ++s.removed;
     }
+    if (s.updated + s.removed > 0) {
+        in_batch();
+        impl_->writer->drop_orphan_vectors();
+    }
     if (tx) tx->commit();
     tx.reset();
-    if (s.updated + s.removed > 0) {
-        sql::Transaction gc(db);
-        drop_orphan_vectors(db);
-        gc.commit();
-    }
     if (s.added + s.updated + s.removed > 0) impl_->vectors.invalidate(c.name);
     throttle.tick(files.size(), files.size(), true);
     s.seconds = std::chrono::duration<double>(clk::now() - t0).count();
@@ -160,7 +160,7 @@ void Index::drop(const std::string& collection) {
     auto& db = *impl_->db;
     sql::Transaction tx(db);
     for (const auto& [rel, doc] : indexed_documents(db, collection)) impl_->writer->remove(doc.id);
-    drop_orphan_vectors(db);
+    impl_->writer->drop_orphan_vectors();
     tx.commit();
     impl_->vectors.invalidate(collection);
 }

@@ -158,23 +158,23 @@ void emit_long_paragraph(const Section& s, const Block& b, std::vector<Chunk>& o
     emit(s, from, b.last, out);
 }
 
-// Greedy packing of blocks up to kMaxChunkBytes; a fence larger than that stays whole.
+// Greedy packing of blocks up to kMaxChunkBytes, counting the blank lines between them too; a
+// fence larger than that stays whole.
 void chunk_section(const Section& s, std::vector<Chunk>& out) {
     auto blocks = blocks_of(s);
+    std::vector<std::size_t> upto(s.lines.size() + 1, 0);  // bytes of lines [0, k), '\n' each
+    for (std::size_t k = 0; k < s.lines.size(); ++k) upto[k + 1] = upto[k] + s.lines[k].text.size() + 1;
+    auto span = [&](std::size_t a, std::size_t b) { return upto[blocks[b].last + 1] - upto[blocks[a].first] - 1; };
+    auto oversized_prose = [&](std::size_t i) { return blocks[i].bytes > kMaxChunkBytes && !s.in_fence[blocks[i].first]; };
     std::size_t i = 0;
     while (i < blocks.size()) {
-        const Block& b = blocks[i];
-        if (b.bytes > kMaxChunkBytes && !s.in_fence[b.first]) {
-            emit_long_paragraph(s, b, out);
+        if (oversized_prose(i)) {
+            emit_long_paragraph(s, blocks[i], out);
             ++i;
             continue;
         }
-        std::size_t j = i, bytes = b.bytes;
-        while (j + 1 < blocks.size() && bytes + blocks[j + 1].bytes <= kMaxChunkBytes &&
-               !(blocks[j + 1].bytes > kMaxChunkBytes && !s.in_fence[blocks[j + 1].first])) {
-            ++j;
-            bytes += blocks[j].bytes;
-        }
+        std::size_t j = i;
+        while (j + 1 < blocks.size() && !oversized_prose(j + 1) && span(i, j + 1) <= kMaxChunkBytes) ++j;
         emit(s, blocks[i].first, blocks[j].last, out);
         i = j + 1;
     }
