@@ -34,6 +34,8 @@ Registry make_registry() {
     register_resource_commands(r);
     register_mcp_commands(r);
     register_skill_commands(r);
+    register_kb_commands(r);
+    register_memory_commands(r);
     register_credential_commands(r);
     register_audit_commands(r);
     register_retention_commands(r);
