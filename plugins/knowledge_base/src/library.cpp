@@ -142,7 +142,7 @@ void Library::embed(retrieval::Index& index, const KbSpec& spec) {
         if (st.vectors >= st.chunks && st.embedding_model.rfind(spec.embeddings->model, 0) == 0) return;
     }
     try {
-        auto embedder = knowledge::make_embedder(host_, *spec.embeddings);
+        auto embedder = knowledge::shared_embedders().get(host_, *spec.embeddings);
         index.embed_pending(spec.name, *embedder);
     } catch (const std::exception& e) {
         host_.warn("knowledge base '" + spec.name + "': embeddings not updated: " + e.what());

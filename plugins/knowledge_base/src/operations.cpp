@@ -30,29 +30,7 @@ retrieval::Answer search_group(retrieval::Index& index, const sdk::Host& host, c
         q.collections.push_back(s->name);
         roots.push_back(s->collection());
     }
-    bool semantic = req.mode == retrieval::Mode::vector || req.mode == retrieval::Mode::hybrid;
-    std::unique_ptr<retrieval::Embedder> embedder;
-    std::string why_not;
-    if (semantic && specs.front()->embeddings) {
-        try {
-            embedder = knowledge::make_embedder(host, *specs.front()->embeddings);
-        } catch (const sdk::Error& e) {
-            why_not = e.what();
-        }
-    }
-    retrieval::Answer a;
-    try {
-        a = index.search(q, roots, embedder.get());
-    } catch (const retrieval::Error& e) {
-        if (!embedder || e.code() != retrieval::Error::Code::unavailable) throw;
-        why_not = std::string("the embeddings endpoint is unavailable (") + e.what() + ")";
-        a = index.search(q, roots, nullptr);
-    }
-    if (semantic && !why_not.empty()) {
-        a.degraded = true;
-        a.degraded_reason = why_not;
-    }
-    return a;
+    return knowledge::search_degrading(index, host, knowledge::shared_embedders(), q, roots, specs.front()->embeddings);
 }
 
 std::string settings_key(const KbSpec& s) {

@@ -74,4 +74,54 @@ std::unique_ptr<retrieval::Embedder> make_embedder(const sdk::Host& host, const 
     }
 }
 
+std::shared_ptr<retrieval::Embedder> EmbedderCache::get(const sdk::Host& host, const EmbeddingSettings& s) {
+    auto now = std::chrono::steady_clock::now();
+    std::lock_guard<std::mutex> g(mu_);
+    std::erase_if(entries_, [&](const Entry& e) { return now - e.made >= kKeep; });
+    for (auto& e : entries_)
+        if (e.settings == s) return e.embedder;
+    std::shared_ptr<retrieval::Embedder> made = make_embedder(host, s);
+    entries_.push_back({s, made, now});
+    return made;
+}
+
+void EmbedderCache::forget(const EmbeddingSettings& s) {
+    std::lock_guard<std::mutex> g(mu_);
+    std::erase_if(entries_, [&](const Entry& e) { return e.settings == s; });
+}
+
+EmbedderCache& shared_embedders() {
+    static EmbedderCache cache;
+    return cache;
+}
+
+retrieval::Answer search_degrading(retrieval::Index& index, const sdk::Host& host, EmbedderCache& cache,
+                                   const retrieval::Query& q, const std::vector<retrieval::Collection>& roots,
+                                   const std::optional<EmbeddingSettings>& settings) {
+    bool semantic = q.mode == retrieval::Mode::vector || q.mode == retrieval::Mode::hybrid;
+    std::shared_ptr<retrieval::Embedder> embedder;
+    std::string why_not;
+    if (semantic && settings) {
+        try {
+            embedder = cache.get(host, *settings);
+        } catch (const sdk::Error& e) {
+            why_not = e.what();
+        }
+    }
+    retrieval::Answer a;
+    try {
+        a = index.search(q, roots, embedder.get());
+    } catch (const retrieval::Error& e) {
+        if (!embedder || e.code() != retrieval::Error::Code::unavailable) throw;
+        why_not = std::string("the embeddings endpoint is unavailable (") + e.what() + ")";
+        a = index.search(q, roots, nullptr);
+    }
+    if (a.degraded && embedder && settings) cache.forget(*settings);  // the endpoint failed: resolve again next time
+    if (semantic && !why_not.empty()) {
+        a.degraded = true;
+        a.degraded_reason = why_not;
+    }
+    return a;
+}
+
 }  // namespace coffer::knowledge

@@ -140,7 +140,7 @@ void Store::embed(retrieval::Index& index, const retrieval::Collection& c) {
     auto st = index.stats(c.name);
     if (st.vectors >= st.chunks && st.embedding_model.rfind(s.embeddings->model, 0) == 0) return;
     try {
-        auto embedder = knowledge::make_embedder(host_, *s.embeddings);
+        auto embedder = knowledge::shared_embedders().get(host_, *s.embeddings);
         index.embed_pending(c.name, *embedder);
     } catch (const std::exception& e) {
         host_.warn("memory '" + c.name + "': embeddings not updated: " + e.what());
@@ -189,22 +189,7 @@ retrieval::Answer Store::search(retrieval::Index& index, const knowledge::Search
             roots.push_back(c);
         }
     if (roots.empty()) return {};
-    bool semantic = q.mode == retrieval::Mode::vector || q.mode == retrieval::Mode::hybrid;
-    std::unique_ptr<retrieval::Embedder> embedder;
-    std::string why_not;
-    if (semantic && s.embeddings) {
-        try {
-            embedder = knowledge::make_embedder(host_, *s.embeddings);
-        } catch (const sdk::Error& e) {
-            why_not = e.what();
-        }
-    }
-    auto a = index.search(q, roots, embedder.get());
-    if (semantic && !why_not.empty()) {
-        a.degraded = true;
-        a.degraded_reason = why_not;
-    }
-    return a;
+    return knowledge::search_degrading(index, host_, knowledge::shared_embedders(), q, roots, s.embeddings);
 }
 
 std::optional<FactFile> Store::find(const std::string& ref, const std::vector<retrieval::Collection>& within) const {
