@@ -55,13 +55,7 @@ int parse_count(const std::string& text, const char* option, const char* group, 
     return n;
 }
 
-std::string absolute(const std::string& path, const char* command) {
-    std::error_code ec;
-    auto p = std::filesystem::absolute(path, ec).lexically_normal().string();
-    if (ec) throw UsageError("cannot resolve the path '" + path + "'", kGroup, command);
-    while (p.size() > 1 && p.back() == '/') p.pop_back();
-    return p;
-}
+std::string absolute(const std::string& path, const char* command) { return absolute_path_arg(path, kGroup, command); }
 
 int add(Context& ctx, const Invocation& inv) {
     const auto& name = inv.args[0];

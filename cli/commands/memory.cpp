@@ -55,13 +55,7 @@ int run_action(Context& ctx, const char* action, json::object args, const std::f
     return exit_code::ok;
 }
 
-std::string absolute(const std::string& path, const char* command) {
-    std::error_code ec;
-    auto p = std::filesystem::absolute(path, ec).lexically_normal().string();
-    if (ec) throw UsageError("cannot resolve the path '" + path + "'", kGroup, command);
-    while (p.size() > 1 && p.back() == '/') p.pop_back();
-    return p;
-}
+std::string absolute(const std::string& path, const char* command) { return absolute_path_arg(path, kGroup, command); }
 
 std::string one_line(std::string text, std::size_t max) {
     for (auto& c : text)

@@ -1,6 +1,8 @@
 // inotify watcher (see watcher.hpp).
 #include "watcher.hpp"
 
+#include "confine.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/inotify.h>
@@ -22,16 +24,6 @@ constexpr std::uint32_t kMask = IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVE
                                 IN_DELETE_SELF | IN_MOVE_SELF | IN_DONT_FOLLOW;
 // How long a batch gathers after its first event before it is delivered.
 constexpr auto kQuiet = std::chrono::milliseconds(150);
-
-bool markdown_name(std::string_view name) {
-    auto ends = [&](std::string_view suffix) {
-        if (name.size() <= suffix.size()) return false;
-        auto tail = name.substr(name.size() - suffix.size());
-        return std::equal(tail.begin(), tail.end(), suffix.begin(),
-                          [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
-    };
-    return ends(".md") || ends(".markdown");
-}
 
 std::string join(const std::string& dir, std::string_view name) {
     return dir.empty() ? std::string(name) : dir + "/" + std::string(name);
@@ -157,7 +149,7 @@ void Watcher::read_events(std::map<std::string, Pending>& batch) {
                 if (ev->mask & (IN_ISDIR | IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)) {
                     if (!name.empty() && name[0] == '.') continue;  // hidden folders are not indexed
                     pending.rescan = true;
-                } else if (!name.empty() && name[0] != '.' && markdown_name(name)) {
+                } else if (!name.empty() && name[0] != '.' && is_markdown_name(name)) {
                     pending.rels.insert(join(place.rel, name));
                 }
             }
