@@ -117,7 +117,7 @@ test('claude: --resume continues the session with its history', { timeout: 18000
     });
 });
 
-test('claude: SIGINT during a turn ends it with result error_during_execution', { timeout: 180000 }, async () => {
+test('claude: SIGINT during a turn ends it as interrupted (result error_during_execution, or no result at all)', { timeout: 180000 }, async () => {
     await withRun([{ hang: true }], async ({ sandbox, standin, env }) => {
         const run = runCli(CLAUDE, [...BASE_ARGS, '--include-partial-messages', '--', 'take your time'], { cwd: sandbox.work, env });
         await until(() => standin.turns('anthropic').length === 1 && run.child.exitCode === null, { what: 'the hanging request' });
@@ -125,13 +125,21 @@ test('claude: SIGINT during a turn ends it with result error_during_execution', 
         run.child.kill('SIGINT');
         const r = await run.done;
         assert.equal(r.code, 0, describe(r));
+        const interrupted = byType(r.lines, 'user').flatMap((l) => l.message.content).some((b) => b.type === 'text' && /interrupted/i.test(b.text));
+        assert.ok(interrupted, 'a user line "[Request interrupted by user]"');
+        // 2.1.332 usually ends with a result error_during_execution, but sometimes exits 0
+        // without any result line (seen in 2 of 6 runs on a loaded machine): a driver must take
+        // "exit after our interrupt, no result" as interrupted too.
         const results = byType(r.lines, 'result');
-        assert.equal(results.length, 1, 'exactly one result after an interrupt');
-        assert.equal(results[0].subtype, 'error_during_execution');
-        assert.equal(results[0].is_error, true);
-        assert.ok(!results[0].result, 'no final text after an interrupt');
+        assert.ok(results.length <= 1, 'at most one result');
+        if (results.length === 1) {
+            assert.equal(results[0].subtype, 'error_during_execution');
+            assert.equal(results[0].is_error, true);
+            assert.ok(!results[0].result, 'no final text after an interrupt');
+        }
         await until(() => standin.requests.some((q) => q.kind === 'disconnected'), { what: 'the stand-in to see the disconnect' });
-        recordFixture('claude_code', 'interrupt', r, sandbox);
+        if (results.length === 1) recordFixture('claude_code', 'interrupt', r, sandbox);
+        else recordFixture('claude_code', 'interrupt_no_result', r, sandbox);
     });
 });
 
