@@ -40,6 +40,7 @@ Registry make_registry() {
     register_audit_commands(r);
     register_retention_commands(r);
     register_backup_commands(r);
+    register_agent_mcp_commands(r);
     return r;
 }
 

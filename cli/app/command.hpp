@@ -87,6 +87,7 @@ void register_kb_commands(Registry& registry);
 void register_memory_commands(Registry& registry);
 void register_backup_commands(Registry& registry);
 void register_credential_commands(Registry& registry);
+void register_agent_mcp_commands(Registry& registry);
 
 // Every command of the CLI.
 Registry make_registry();
