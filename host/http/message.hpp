@@ -28,6 +28,10 @@ public:
     virtual void write(std::string data) = 0;  // ignored once the stream is over
     virtual void end() = 0;                    // the last chunk; idempotent
     virtual bool open() const = 0;             // false after end() or a disconnect
+    // Bytes written but not yet sent to the client (network thread only; 0 when unknown): a
+    // producer that can wait (an event stream with its own bounded queue) holds back while the
+    // client is slow instead of growing this until the server drops the client.
+    virtual std::size_t backlog() const { return 0; }
 };
 
 struct Request {

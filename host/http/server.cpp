@@ -113,6 +113,7 @@ public:
     void write(std::string data) override;
     void end() override;
     bool open() const override { return streaming_ && !ended_ && !disconnected_; }
+    std::size_t backlog() const override;
 
     // Network thread only.
     void disconnected() {
@@ -185,6 +186,8 @@ public:
         queue(chunked_ ? chunk(data) : data);
         if (queued_ > kMaxQueuedBytes) return lost();
     }
+
+    std::size_t queued_bytes() const { return queued_; }  // network thread
 
     void stream_end(const std::shared_ptr<Exchange>& ex) {
         if (ex != ex_ || !ex->streaming_ || ex->ended_.exchange(true) || closed_) return;
@@ -464,6 +467,11 @@ void Exchange::on_disconnect(std::function<void()> fn) {
             self->callbacks_.push_back(std::move(fn));
         }
     });
+}
+
+std::size_t Exchange::backlog() const {
+    auto c = conn_.lock();
+    return c ? c->queued_bytes() : 0;
 }
 
 void Exchange::write(std::string data) {

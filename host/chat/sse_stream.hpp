@@ -1,0 +1,44 @@
+// One subscriber's event stream (GET /api/v1/conversations/{id}/events): its bus subscription
+// drained onto the HTTP stream on the network thread, held back while the client is slow (the
+// bus then drops for this subscriber alone and a `resync` event says so), and a heartbeat comment
+// while nothing else is written.
+#pragma once
+
+#include "events/bus.hpp"
+#include "http/message.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace coffer::chat {
+
+class SseStream : public std::enable_shared_from_this<SseStream> {
+public:
+    SseStream(boost::asio::any_io_executor net, events::Bus& bus, std::chrono::milliseconds heartbeat);
+
+    // The bus wake for this stream (posts a drain to the network thread).
+    events::Subscription::Wake waker();
+    void set_subscription(std::shared_ptr<events::Subscription> s) { sub_ = std::move(s); }
+    // Network thread: writes what was prepared, then streams.
+    void start(std::shared_ptr<http::Stream> stream, std::string preamble);
+    void close();  // any thread
+
+    static constexpr std::size_t kMaxBacklog = 256 * 1024;
+
+private:
+    void drain();
+    void heartbeat();
+    boost::asio::any_io_executor net_;
+    events::Bus& bus_;
+    std::chrono::milliseconds heartbeat_;
+    boost::asio::steady_timer beat_, retry_;
+    std::shared_ptr<events::Subscription> sub_;
+    std::shared_ptr<http::Stream> stream_;
+    bool wrote_ = false, retrying_ = false, closed_ = false;
+};
+
+}  // namespace coffer::chat
