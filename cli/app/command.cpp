@@ -35,6 +35,8 @@ Registry make_registry() {
     register_mcp_commands(r);
     register_skill_commands(r);
     register_credential_commands(r);
+    register_agent_commands(r);
+    register_chat_commands(r);
     register_audit_commands(r);
     register_retention_commands(r);
     register_backup_commands(r);
