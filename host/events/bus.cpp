@@ -11,12 +11,11 @@ void Subscription::push(const Event& e) {
         std::lock_guard<std::mutex> g(mu_);
         if (closed_) return;
         if (queue_.size() >= capacity_) {  // behind: what it has not taken is lost, and counted
-            missed_ += queue_.size() + 1;
-            missed_total_ += queue_.size() + 1;
+            missed_ += queue_.size();
+            missed_total_ += queue_.size();
             queue_.clear();
-        } else {
-            queue_.push_back(e);
         }
+        queue_.push_back(e);  // the newest is kept: after the gap marker the stream goes on
         wake = !waiting_;
         waiting_ = true;
     }
