@@ -328,6 +328,7 @@ void Orchestrator::publish(const std::string& conversation, State& s, json::obje
     auto msg = std::make_shared<events::Message>();
     msg->type = std::string(event.at("type").as_string());
     msg->json = json::serialize(event);
+    msg->sse = sse_frame(seq, msg->type, msg->json);  // once, not once per subscriber
     events::Event e{seq, msg};
     s.ring.push(e);
     bus_.publish(topic(conversation), std::move(msg), seq);
@@ -447,7 +448,7 @@ core::Result<Orchestrator::Attach> Orchestrator::attach(const std::string& id, s
                        {"seq", s.seq}};
         a.preamble += "event: resync\ndata: " + json::serialize(r) + "\n\n";
     }
-    for (auto& e : replay.events) a.preamble += sse_frame(e.id, e.message->type, e.message->json);
+    for (auto& e : replay.events) a.preamble += e.message->sse;
     a.subscription = bus_.subscribe(topic(id), std::move(wake));
     return a;
 }

@@ -115,6 +115,7 @@ void add_agent_routes(api::Api& api, ChatDeps d) {
 
 void add_conversation_routes(api::Api& api, ChatDeps d) {
     auto& o = d.orchestrator;
+    auto drainer = std::make_shared<Drainer>(d.network);
     api.add_route("POST", "/api/v1/conversations", [&o](const http::Request& r, const Params&) -> core::Result<Reply> {
         auto body = api::parse_body(r, false);
         if (!body) return body.error();
@@ -163,8 +164,8 @@ void add_conversation_routes(api::Api& api, ChatDeps d) {
     });
     // The SSE stream: subscribed here, on the service thread, in the same step that snapshots
     // the ring, so nothing published in between is lost or sent twice.
-    api.add_route("GET", "/api/v1/conversations/{id}/events", [d](const http::Request& r, const Params& p) -> core::Result<Reply> {
-        auto stream = std::make_shared<SseStream>(d.network, d.orchestrator.bus(), d.heartbeat);
+    api.add_route("GET", "/api/v1/conversations/{id}/events", [d, drainer](const http::Request& r, const Params& p) -> core::Result<Reply> {
+        auto stream = std::make_shared<SseStream>(drainer, d.orchestrator.bus(), d.heartbeat);
         auto attached = d.orchestrator.attach(p.at("id"), last_event_id(r), stream->waker());
         if (!attached) return attached.error();
         stream->set_subscription(attached->subscription);

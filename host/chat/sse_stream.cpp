@@ -5,17 +5,34 @@
 
 namespace coffer::chat {
 
-SseStream::SseStream(boost::asio::any_io_executor net, events::Bus& bus, std::chrono::milliseconds heartbeat)
-    : net_(net), bus_(bus), heartbeat_(heartbeat), beat_(net), retry_(net) {}
+void Drainer::wake(std::weak_ptr<SseStream> s) {
+    bool post = false;
+    {
+        std::lock_guard<std::mutex> g(mu_);
+        pending_.push_back(std::move(s));
+        post = !posted_;
+        posted_ = true;
+    }
+    if (post) boost::asio::post(net_, [self = shared_from_this()] { self->run(); });
+}
+
+void Drainer::run() {
+    std::vector<std::weak_ptr<SseStream>> batch;
+    {
+        std::lock_guard<std::mutex> g(mu_);
+        batch.swap(pending_);
+        posted_ = false;
+    }
+    for (auto& w : batch)
+        if (auto s = w.lock()) s->drain();
+}
+
+SseStream::SseStream(std::shared_ptr<Drainer> drainer, events::Bus& bus, std::chrono::milliseconds heartbeat)
+    : drainer_(std::move(drainer)), net_(drainer_->executor()), bus_(bus), heartbeat_(heartbeat), beat_(net_), retry_(net_) {}
 
 events::Subscription::Wake SseStream::waker() {
     std::weak_ptr<SseStream> w = weak_from_this();
-    auto net = net_;
-    return [w, net] {
-        boost::asio::post(net, [w] {
-            if (auto self = w.lock()) self->drain();
-        });
-    };
+    return [w, d = drainer_] { d->wake(w); };
 }
 
 void SseStream::start(std::shared_ptr<http::Stream> stream, std::string preamble) {
@@ -59,6 +76,10 @@ void SseStream::drain() {
         out += "event: resync\ndata: " + boost::json::serialize(r) + "\n\n";
     }
     for (auto& e : batch.events) {
+        if (!e.message->sse.empty()) {
+            out += e.message->sse;
+            continue;
+        }
         out += "id: " + std::to_string(e.id) + "\nevent: " + e.message->type + "\ndata: ";
         out += e.message->json;
         out += "\n\n";

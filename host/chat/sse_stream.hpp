@@ -12,15 +12,35 @@
 
 #include <chrono>
 #include <memory>
+#include <mutex>
+#include <vector>
 #include <string>
 
 namespace coffer::chat {
 
+class SseStream;
+
+// Wakes event streams on the network thread with one post per batch, whatever the number of
+// streams woken (100 subscribers of one conversation: one hand-off per event, not 100).
+class Drainer : public std::enable_shared_from_this<Drainer> {
+public:
+    explicit Drainer(boost::asio::any_io_executor net) : net_(std::move(net)) {}
+    void wake(std::weak_ptr<SseStream> s);  // any thread
+    const boost::asio::any_io_executor& executor() const { return net_; }
+
+private:
+    void run();
+    boost::asio::any_io_executor net_;
+    std::mutex mu_;
+    std::vector<std::weak_ptr<SseStream>> pending_;
+    bool posted_ = false;
+};
+
 class SseStream : public std::enable_shared_from_this<SseStream> {
 public:
-    SseStream(boost::asio::any_io_executor net, events::Bus& bus, std::chrono::milliseconds heartbeat);
+    SseStream(std::shared_ptr<Drainer> drainer, events::Bus& bus, std::chrono::milliseconds heartbeat);
 
-    // The bus wake for this stream (posts a drain to the network thread).
+    // The bus wake for this stream (its drain runs on the network thread).
     events::Subscription::Wake waker();
     void set_subscription(std::shared_ptr<events::Subscription> s) { sub_ = std::move(s); }
     // Network thread: writes what was prepared, then streams.
@@ -30,8 +50,10 @@ public:
     static constexpr std::size_t kMaxBacklog = 256 * 1024;
 
 private:
+    friend class Drainer;
     void drain();
     void heartbeat();
+    std::shared_ptr<Drainer> drainer_;
     boost::asio::any_io_executor net_;
     events::Bus& bus_;
     std::chrono::milliseconds heartbeat_;

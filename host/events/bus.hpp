@@ -26,6 +26,7 @@ namespace coffer::events {
 struct Message {
     std::string type;  // e.g. "text.delta"
     std::string json;  // the event as JSON text
+    std::string sse;   // the same as a Server-Sent Events frame, formatted once by the publisher ("" = none)
 };
 
 struct Event {

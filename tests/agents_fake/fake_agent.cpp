@@ -10,9 +10,10 @@
 //   ignore-int   ignore SIGINT      ignore-term  ignore SIGINT and SIGTERM (only SIGKILL ends it)
 //   child        start a grandchild (same process group) that sleeps
 //   noise        a line that is not JSON and events of unknown types
+//   stamp        each text delta is the wall-clock time it was printed ("<µs since the epoch>;")
 // The session id is new on every run: "s-<pid>", or "<resumed id>+" when resuming (Claude Code
 // may hand back a new id on --resume). With FAKE_AGENT_LOG set, one JSON line per run is appended
-// there: pid, process group, argv, cwd, grandchild pid.
+// there: start time (µs since the epoch), pid, process group, argv, cwd, grandchild pid.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,7 +55,7 @@ void nap(int ms) {
 
 struct Script {
     int chunks = 3, sleep_ms = 10, hang_ms = 0;
-    bool tool = false, crash = false, fail = false, ignore_int = false, ignore_term = false, child = false, noise = false;
+    bool tool = false, stamp = false, crash = false, fail = false, ignore_int = false, ignore_term = false, child = false, noise = false;
 };
 
 Script parse(const std::string& prompt) {
@@ -76,6 +77,7 @@ Script parse(const std::string& prompt) {
         s.ignore_term |= w == "ignore-term";
         s.child |= w == "child";
         s.noise |= w == "noise";
+        s.stamp |= w == "stamp";
     }
     if (s.chunks < 1) s.chunks = 1;
     return s;
@@ -88,6 +90,8 @@ std::vector<std::string> split(const std::string& text, int n) {
     return out;
 }
 
+long long started_us = 0;  // CLOCK_REALTIME when main() began (for the POST → start benchmark)
+
 void log_run(const std::vector<std::string>& argv, pid_t grandchild) {
     const char* path = std::getenv("FAKE_AGENT_LOG");
     if (!path) return;
@@ -96,7 +100,7 @@ void log_run(const std::vector<std::string>& argv, pid_t grandchild) {
     char cwd[4096] = "";
     (void)!::getcwd(cwd, sizeof cwd);
     std::ofstream out(path, std::ios::app);
-    out << "{\"pid\":" << ::getpid() << ",\"pgid\":" << ::getpgrp() << ",\"grandchild\":" << grandchild << ",\"cwd\":\""
+    out << "{\"started_us\":" << started_us << ",\"pid\":" << ::getpid() << ",\"pgid\":" << ::getpgrp() << ",\"grandchild\":" << grandchild << ",\"cwd\":\""
         << esc(cwd) << "\",\"argv\":[" << a << "]}\n";
 }
 
@@ -120,8 +124,11 @@ int claude(const std::vector<std::string>& args, const Script& sc, const std::st
     }
     std::string text = "echo: " + prompt;
     line(R"({"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1"}},"session_id":")" + sid + "\"}");
-    for (auto& piece : split(text, sc.chunks)) {
+    for (auto piece : split(text, sc.chunks)) {
         nap(sc.sleep_ms);
+        if (sc.stamp)
+            piece = std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(
+                                       std::chrono::system_clock::now().time_since_epoch()).count()) + ";";
         line(R"({"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":")" +
              esc(piece) + R"("}},"session_id":")" + sid + "\"}");
     }
@@ -175,6 +182,8 @@ int codex(const Script& sc, const std::string& prompt, const std::string& resume
 }  // namespace
 
 int main(int argc, char** argv) {
+    started_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                     std::chrono::system_clock::now().time_since_epoch()).count();
     std::vector<std::string> args(argv + 1, argv + argc);
     bool is_codex = !args.empty() && args[0] == "exec";
     std::string prompt, resume;

@@ -104,7 +104,6 @@ public:
         std::string error;
         auto child = child::spawn(cmd.path, cmd.argv, cmd.env, cmd.cwd, error);
         if (!child) throw sdk::Error(COFFER_E_UNAVAILABLE, error);
-        host_.child_started(child->pid, description);
         auto run = std::make_shared<Run>(io_);
         run->turn = std::move(turn);
         run->parser = std::move(parser);
@@ -116,7 +115,10 @@ public:
             std::lock_guard<std::mutex> g(mu_);
             runs_[run->turn.handle()] = run;
         }
-        asio::post(io_, [this, run] {
+        // Recorded from the I/O thread: the host writes the record durably (an fsync, often several
+        // milliseconds), which must not hold up the caller — the host's service thread.
+        asio::post(io_, [this, run, description] {
+            host_.child_started(run->pid, description);
             read_out(run);
             read_err(run);
             arm_poll(run);
