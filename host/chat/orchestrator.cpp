@@ -10,6 +10,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+
 namespace coffer::chat {
 
 namespace json = boost::json;
@@ -185,7 +187,9 @@ core::Result<json::object> Orchestrator::send(const std::string& id, const json:
     pump(*c);
     json::object msg{{"id", p.id}, {"text", p.text}, {"source", p.source}, {"queued_at", p.queued_at}};
     bool started = s.turn && s.turn->user_message_id == p.id;
-    msg["status"] = started ? "started" : "queued";
+    bool queued = std::any_of(s.queue.begin(), s.queue.end(), [&](const Pending& q) { return q.id == p.id; });
+    // Neither running nor waiting: its turn could not start (the events say why).
+    msg["status"] = started ? "started" : queued ? "queued" : "failed";
     json::object out{{"message", std::move(msg)}, {"state", state_json(s)}};
     if (started) out["turn_id"] = s.turn->id;
     return out;

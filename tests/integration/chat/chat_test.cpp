@@ -338,7 +338,8 @@ BOOST_FIXTURE_TEST_CASE(a_missing_agent_cli_fails_the_turn_not_the_daemon, ChatF
     auto c = new_conversation("ghost");
     Subscriber s(d, c);
     s.next();
-    send(c, "hello");
+    auto sent = send(c, "hello");
+    BOOST_TEST(str(sent.at("message").as_object(), "status") == "failed");
     auto evs = s.until("turn.completed");
     BOOST_TEST((types(evs) == std::vector<std::string>{"turn.started", "queue.changed", "turn.completed"}));
     BOOST_TEST(str(evs.back().data, "error").find("/no/such/claude") != std::string::npos, str(evs.back().data, "error"));
