@@ -84,7 +84,7 @@ void SseStream::drain() {
         out += e.message->json;
         out += "\n\n";
     }
-    stream_->write(std::move(out));
+    stream_->write_here(std::move(out));
     wrote_ = true;
 }
 

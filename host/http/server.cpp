@@ -114,6 +114,7 @@ public:
     void end() override;
     bool open() const override { return streaming_ && !ended_ && !disconnected_; }
     std::size_t backlog() const override;
+    void write_here(std::string data) override;
 
     // Network thread only.
     void disconnected() {
@@ -467,6 +468,12 @@ void Exchange::on_disconnect(std::function<void()> fn) {
             self->callbacks_.push_back(std::move(fn));
         }
     });
+}
+
+void Exchange::write_here(std::string data) {
+    auto* io = exec_.target<asio::io_context::executor_type>();
+    if (!io || !io->running_in_this_thread()) return write(std::move(data));  // not where the contract says: post
+    if (auto c = conn_.lock()) c->stream_write(shared_from_this(), data);
 }
 
 std::size_t Exchange::backlog() const {
