@@ -7,6 +7,7 @@
 #include "chat_fixture.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <thread>
 
 using namespace coffer::test;
@@ -290,6 +291,8 @@ BOOST_FIXTURE_TEST_CASE(a_restart_marks_the_in_flight_turn_failed, ChatFixture) 
     BOOST_REQUIRE(eventually([&] { return !runs().empty(); }));
     auto pgid = runs().front().at("pgid").as_int64();
     BOOST_TEST(str(show(c).at("state").as_object(), "turn_id") != "");
+    // The driver records its child (upstream-pids/) from its I/O thread, just after the spawn.
+    BOOST_REQUIRE(eventually([&] { return std::filesystem::exists(d.vault() / "upstream-pids" / std::to_string(pgid)); }));
     d.kill9();
     BOOST_REQUIRE(d.start());
     auto conv = show(c);
