@@ -71,6 +71,10 @@ public:
     // Usage error (exit 2): message and usage text on stderr (envelope on stdout with --json).
     int usage_error(const std::string& message, const std::string& usage);
 
+    // The daemon the last call() reached (nullptr before one did): for exchanges call() does not
+    // make, such as reading an event stream.
+    const client::DaemonInfo* daemon_info() const noexcept { return client_ ? &client_->info() : nullptr; }
+
     void print_json(const boost::json::value& document);
     void note(const std::string& message); // stderr, only with --verbose
 

@@ -131,7 +131,13 @@ void Api::handle(http::Request&& req, http::Respond respond) {
             if (!out) return finish(error_response(out.error(), trace));
             http::Response res;
             res.status = out->status;
-            res.body = json::serialize(out->body);
+            if (out->on_stream) {
+                res.content_type = out->content_type.empty() ? "text/event-stream" : out->content_type;
+                res.on_stream = std::move(out->on_stream);
+            } else {
+                res.body = json::serialize(out->body);
+            }
+            for (auto& h : out->headers) res.headers.push_back(std::move(h));
             finish(std::move(res));
         };
         try {

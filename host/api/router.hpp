@@ -18,6 +18,11 @@ using Params = std::map<std::string, std::string>;
 struct Reply {
     int status = 200;
     boost::json::value body;
+    // A streamed answer instead of `body` (e.g. text/event-stream): called on the network thread
+    // with the open stream once the head is sent.
+    std::string content_type;
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::function<void(std::shared_ptr<http::Stream>)> on_stream;
 };
 
 // Handlers run on the daemon's service thread.

@@ -12,6 +12,7 @@
 #include "resource/audit.hpp"
 #include "resource/retention.hpp"
 #include "resource/scope.hpp"
+#include "plugin/turns.hpp"
 #include "store/migrations.hpp"
 #include "vault/layout.hpp"
 
@@ -152,8 +153,12 @@ core::Result<void> App::load_plugins() {
             resource::record_audit(*db_, "system", type, target, p);
         });
     };
-    services.emit = [](const std::string& plugin, const std::string& topic, const std::string&) {
-        core::log::debug("plugin event", {{"plugin", plugin}, {"topic", topic}});
+    // The event bus (any thread, never blocks): "plugin/<plugin>/<topic>".
+    services.emit = [this](const std::string& plugin, const std::string& topic, const std::string& event) {
+        auto msg = std::make_shared<events::Message>();
+        msg->type = topic;
+        msg->json = event;
+        bus_.publish("plugin/" + plugin + "/" + topic, std::move(msg));
     };
     services.child_started = [this](const std::string& plugin, std::int64_t pid, const std::string& description) {
         return pids_->record(plugin, pid, description);
@@ -212,12 +217,25 @@ core::Result<void> App::start_resources() {
     return {};
 }
 
+// The turn orchestrator (ADR 0034): on the service thread; drivers' events reach it through one
+// Handoff. A turn a previous daemon left running is marked failed first.
+core::Result<void> App::start_chat() {
+    to_service_ = std::make_unique<Handoff>(svc_);
+    chat_ = std::make_unique<chat::Orchestrator>(*db_, resources_->agents(), bus_, to_service_->sender());
+    if (auto r = chat_->recover(); !r) return r.error();
+    auto* orchestrator = chat_.get();
+    plugin::set_turn_sink(std::make_shared<const plugin::TurnSink>(
+        [orchestrator](std::uint64_t turn, json::object event) { return orchestrator->on_driver_event(turn, std::move(event)); }));
+    return {};
+}
+
 core::Result<void> App::start_http() {
     token_ = core::random_hex(32);
     api_ = std::make_unique<api::Api>(api::Context{*this, *resources_, *registry_, *db_}, svc_.get_executor());
     backup_ = std::make_unique<BackupEndpoint>(opt_.home, svc_.get_executor(), *db_, COFFER_VERSION);
     add_surfaces(*api_, SurfaceDeps{*resources_, *registry_, *gateway_, *curation_, *credentials_, *backup_, *db_,
-                                    svc_.get_executor()});
+                                    svc_.get_executor(), *chat_, net_.get_executor(),
+                                    std::chrono::milliseconds(opt_.chat_heartbeat_ms)});
     server_ = std::make_unique<http::Server>(
         net_, [this](http::Request&& r, http::Respond respond) { api_->handle(std::move(r), std::move(respond)); },
         [](int status, const std::string& code, const std::string& message, const std::string& target) {
@@ -327,6 +345,8 @@ void App::shutdown() {
     boost::asio::post(svc_, [this, &done] {
         if (retention_timer_) retention_timer_->cancel();
         if (invocations_) invocations_->flush();  // what the closed sessions recorded last
+        if (chat_) chat_->shutdown();             // running turns recorded as failed; no more events
+        plugin::set_turn_sink(nullptr);
         if (resources_) resources_->stop_all();
         if (registry_) registry_->shutdown();
         if (db_) resource::record_audit(*db_, "system", "daemon_stopped", "daemon", json::object{});
@@ -377,6 +397,7 @@ int App::run() {
         {"open_credentials", [this] { return open_credentials(); }},
         {"load_plugins", [this] { return load_plugins(); }},
         {"start_resources", [this] { return start_resources(); }},
+        {"start_chat", [this] { return start_chat(); }},
         {"start_http", [this] { return start_http(); }},
         {"write_state_file", [this] { return write_state_file(); }},
     };

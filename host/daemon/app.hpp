@@ -2,6 +2,8 @@
 #pragma once
 
 #include "api/api.hpp"
+#include "chat/orchestrator.hpp"
+#include "events/bus.hpp"
 #include "curation/curation.hpp"
 #include "curation/invocations.hpp"
 #include "daemon/backup_endpoint.hpp"
@@ -19,6 +21,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+
+#include <coffer/handoff.hpp>
 
 #include <atomic>
 #include <memory>
@@ -52,6 +56,7 @@ private:
     core::Result<void> open_credentials();
     core::Result<void> load_plugins();
     core::Result<void> start_resources();
+    core::Result<void> start_chat();
     core::Result<void> start_http();
     core::Result<void> write_state_file();
     void schedule_retention(int delay_s);
@@ -75,6 +80,9 @@ private:
     std::unique_ptr<curation::Curation> curation_;         // outlive the gateway, which reads them
     std::unique_ptr<curation::InvocationLog> invocations_;
     std::unique_ptr<mcp::Gateway> gateway_;
+    events::Bus bus_;                                  // emit() and the conversations' events
+    std::unique_ptr<Handoff> to_service_;              // driver threads → the service thread
+    std::unique_ptr<chat::Orchestrator> chat_;
     std::unique_ptr<api::Api> api_;
     std::unique_ptr<http::Server> server_;
     std::unique_ptr<BackupEndpoint> backup_;  // POST /api/v1/backup (destroyed first: joins its worker)

@@ -170,6 +170,11 @@ core::Result<Options> parse_options(int argc, char** argv) {
         if (!v) return v.error();
         o.mcp_page_size = *v;
     }
+    if (const char* t = std::getenv("COFFER_CHAT_HEARTBEAT_MS"); t && *t) {
+        auto v = parse_count("chat heartbeat", t, 50, 3600000);
+        if (!v) return v.error();
+        o.chat_heartbeat_ms = *v;
+    }
     for (auto& h : http_options()) {
         if (const char* t = std::getenv(h.env); t && *t) {
             auto v = parse_count(h.what, t, h.min, h.max);

@@ -38,6 +38,7 @@ struct Options {
     // both to unlimited.
     std::optional<SessionRate> mcp_session_rate, mcp_connection_rate;
     std::optional<int> mcp_list_timeout_ms;      // --mcp-list-timeout, $COFFER_MCP_LIST_TIMEOUT_MS: per server
+    int chat_heartbeat_ms = 15000;               // $COFFER_CHAT_HEARTBEAT_MS: comment lines on idle event streams
     bool help = false;
     bool version = false;
 };

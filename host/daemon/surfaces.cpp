@@ -2,6 +2,7 @@
 #include "daemon/surfaces.hpp"
 
 #include "api/credential_routes.hpp"
+#include "chat/routes.hpp"
 #include "daemon/curation_routes.hpp"
 
 #include <boost/json.hpp>
@@ -43,6 +44,10 @@ void add_surfaces(api::Api& api, SurfaceDeps d) {
     // /api/v1/mcp: curation, invocations, refresh.
     add_curation_routes(api, CurationDeps{d.resources, d.registry, d.gateway, d.curator, d.db, d.service});
     add_gateway_routes(api, d.gateway);
+    // /api/v1/agents, /api/v1/conversations: managed agents and the turn orchestrator (SSE included).
+    chat::ChatDeps chat{d.chat, d.resources, d.registry, d.network, d.chat_heartbeat};
+    chat::add_agent_routes(api, chat);
+    chat::add_conversation_routes(api, chat);
     // /mcp, /sse: the gateway; /api/v1/backup: a streamed archive.
     api.mount(gateway_mount(d.gateway));
     api.mount(d.backup.mount());

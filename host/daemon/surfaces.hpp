@@ -5,6 +5,7 @@
 #pragma once
 
 #include "api/api.hpp"
+#include "chat/orchestrator.hpp"
 #include "credential/store.hpp"
 #include "curation/curation.hpp"
 #include "daemon/backup_endpoint.hpp"
@@ -14,6 +15,8 @@
 #include "store/database.hpp"
 
 #include <boost/asio/any_io_executor.hpp>
+
+#include <chrono>
 
 namespace coffer::daemon {
 
@@ -26,6 +29,9 @@ struct SurfaceDeps {
     BackupEndpoint& backup;
     store::Database& db;
     boost::asio::any_io_executor service;  // the service thread, where routes read the store
+    chat::Orchestrator& chat;
+    boost::asio::any_io_executor network;  // the network thread, where event streams are written
+    std::chrono::milliseconds chat_heartbeat;
 };
 
 void add_surfaces(api::Api& api, SurfaceDeps deps);

@@ -28,6 +28,14 @@ public:
     virtual void write(std::string data) = 0;  // ignored once the stream is over
     virtual void end() = 0;                    // the last chunk; idempotent
     virtual bool open() const = 0;             // false after end() or a disconnect
+    // Bytes written but not yet sent to the client (network thread only; 0 when unknown): a
+    // producer that can wait (an event stream with its own bounded queue) holds back while the
+    // client is slow instead of growing this until the server drops the client.
+    virtual std::size_t backlog() const { return 0; }
+    // write(), but on the network thread and at once instead of posted (one hand-off fewer for a
+    // producer that already runs there, e.g. an event stream fanning out to many clients). Only
+    // for a stream that is written from the network thread alone, so the order holds.
+    virtual void write_here(std::string data) { write(std::move(data)); }
 };
 
 struct Request {

@@ -113,6 +113,8 @@ public:
     void write(std::string data) override;
     void end() override;
     bool open() const override { return streaming_ && !ended_ && !disconnected_; }
+    std::size_t backlog() const override;
+    void write_here(std::string data) override;
 
     // Network thread only.
     void disconnected() {
@@ -185,6 +187,8 @@ public:
         queue(chunked_ ? chunk(data) : data);
         if (queued_ > kMaxQueuedBytes) return lost();
     }
+
+    std::size_t queued_bytes() const { return queued_; }  // network thread
 
     void stream_end(const std::shared_ptr<Exchange>& ex) {
         if (ex != ex_ || !ex->streaming_ || ex->ended_.exchange(true) || closed_) return;
@@ -464,6 +468,17 @@ void Exchange::on_disconnect(std::function<void()> fn) {
             self->callbacks_.push_back(std::move(fn));
         }
     });
+}
+
+void Exchange::write_here(std::string data) {
+    auto* io = exec_.target<asio::io_context::executor_type>();
+    if (!io || !io->running_in_this_thread()) return write(std::move(data));  // not where the contract says: post
+    if (auto c = conn_.lock()) c->stream_write(shared_from_this(), data);
+}
+
+std::size_t Exchange::backlog() const {
+    auto c = conn_.lock();
+    return c ? c->queued_bytes() : 0;
 }
 
 void Exchange::write(std::string data) {

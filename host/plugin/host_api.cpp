@@ -2,6 +2,7 @@
 
 #include "core/log.hpp"
 #include "plugin/handles.hpp"
+#include "plugin/turns.hpp"
 
 #include <boost/json.hpp>
 
@@ -105,6 +106,20 @@ coffer_status h_credential_resolve(coffer_host* h, coffer_str ref, void (*sink)(
     OPENSSL_cleanse(value.data(), value.size());
     return st;
 }
+coffer_status h_turn_event(coffer_turn* turn, coffer_str event) {
+    auto sink = current_turn_sink();
+    if (!sink || !*sink) return COFFER_E_UNSUPPORTED;
+    boost::system::error_code ec;
+    auto v = boost::json::parse(view(event), ec);
+    if (ec || !v.is_object()) return COFFER_E_INVALID;
+    auto* type = v.as_object().if_contains("type");
+    if (!type || !type->is_string()) return COFFER_E_INVALID;
+    try {
+        return (*sink)(turn_number(turn), std::move(v.as_object()));
+    } catch (...) {
+        return COFFER_E_INTERNAL;
+    }
+}
 }  // namespace
 
 const coffer_host_api* host_api() {
@@ -126,6 +141,7 @@ const coffer_host_api* host_api() {
         a.child_started = &h_child_started;
         a.child_exited = &h_child_exited;
         a.credential_resolve = &h_credential_resolve;
+        a.turn_event = &h_turn_event;
         return a;
     }();
     return &api;

@@ -4,6 +4,7 @@
 
 #include <coffer/abi.h>
 
+#include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
 #include <cstdint>
@@ -42,6 +43,8 @@ struct HostServices {
     // or an error status (COFFER_E_INVALID / COFFER_E_NOT_FOUND / COFFER_E_UNAVAILABLE).
     std::function<coffer_status(const std::string& plugin, std::string_view ref, std::string& value)>
         resolve_credential;
+    // ABI 1.5 turn events carry no coffer_host: their receiver is set with set_turn_sink
+    // (plugin/turns.hpp).
 };
 
 const coffer_host_api* host_api();

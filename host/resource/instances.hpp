@@ -4,6 +4,7 @@
 #include "core/result.hpp"
 #include "plugin/plugin.hpp"
 #include "resource/model.hpp"
+#include "resource/agents.hpp"
 #include "resource/providers.hpp"
 
 #include <boost/json/array.hpp>
@@ -33,6 +34,8 @@ public:
 
     // The started instances that contribute to the MCP gateway (thread-safe).
     Providers& providers() { return providers_; }
+    // The started instances that are agents (ABI 1.5), for the conversation orchestrator.
+    Agents& agents() { return agents_; }
 
 private:
     struct Live {
@@ -49,6 +52,7 @@ private:
     void stop(Live& l, const std::string& ref);
     std::map<std::string, Live> live_;
     Providers providers_;
+    Agents agents_;
 };
 
 }  // namespace coffer::resource

@@ -42,6 +42,8 @@ public:
     const std::string& machine() const { return machine_; }
     // The started instances that contribute to the MCP gateway (thread-safe).
     Providers& providers() { return instances_.providers(); }
+    // The started instances that are agents (thread-safe).
+    Agents& agents() { return instances_.agents(); }
 
 private:
     core::Result<Resource> load(const std::string& kind, const std::string& name);

@@ -75,6 +75,45 @@ const std::vector<const char*>& steps() {
             updated_at TEXT NOT NULL
         );
         )sql",
+        // conversations with managed agents (T-1): the agent's resume key is replaced after every
+        // turn; messages are committed when their turn starts (user) or ends (assistant); one row
+        // per turn, so a daemon that restarts can mark the one it left running as failed.
+        R"sql(
+        CREATE TABLE conversations (
+            id TEXT PRIMARY KEY,
+            agent TEXT NOT NULL,
+            cwd TEXT NOT NULL,
+            title TEXT NOT NULL DEFAULT '',
+            resume_key TEXT,
+            mcp_config TEXT,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        CREATE TABLE conversation_messages (
+            id TEXT PRIMARY KEY,
+            conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            role TEXT NOT NULL,
+            text TEXT NOT NULL,
+            source TEXT NOT NULL DEFAULT 'api',
+            turn_id TEXT,
+            created_at TEXT NOT NULL,
+            UNIQUE (conversation_id, seq)
+        );
+        CREATE TABLE conversation_turns (
+            id TEXT PRIMARY KEY,
+            conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            user_message_id TEXT NOT NULL,
+            status TEXT NOT NULL,
+            error TEXT,
+            resume_key_before TEXT,
+            resume_key_after TEXT,
+            started_at TEXT NOT NULL,
+            ended_at TEXT
+        );
+        CREATE INDEX conversation_turns_running ON conversation_turns (status);
+        CREATE INDEX conversation_turns_by_conversation ON conversation_turns (conversation_id, started_at);
+        )sql",
     };
     return s;
 }

@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 #define COFFER_ABI_MAJOR 1
-#define COFFER_ABI_MINOR 4
+#define COFFER_ABI_MINOR 5
 
 #if defined(_WIN32)
 #define COFFER_EXPORT __declspec(dllexport)
@@ -67,6 +67,8 @@ typedef struct coffer_instance coffer_instance;
 /* ABI 1.2, the MCP gateway: host-owned handles. */
 typedef struct coffer_session coffer_session; /* one downstream MCP session (client connection) */
 typedef struct coffer_call coffer_call;       /* one request the gateway routed to a provider */
+/* ABI 1.5, agent drivers: host-owned handle of one agent turn (an opaque number, never an address). */
+typedef struct coffer_turn coffer_turn;
 
 /*
  * Host services. Every function is thread-safe and never blocks on the plugin.
@@ -134,6 +136,17 @@ typedef struct coffer_host_api {
        host audits each resolution (`credential_resolved`, the reference and the plugin only). */
     coffer_status (*credential_resolve)(coffer_host* host, coffer_str ref,
                                         void (*sink)(void* sink_ctx, coffer_str value), void* sink_ctx);
+
+    /* --- ABI 1.5: agent drivers (see coffer_agent_driver) --- */
+    /* Reports one normalised event of a running turn: a JSON object whose "type" is one of
+       session, text.delta, reasoning, tool.started, tool.updated, tool.completed,
+       message.completed, usage, warning, turn.completed (docs/agents-and-chat.md). The host adds
+       the conversation, turn and sequence fields itself. Events of one turn must be reported in
+       order (from one thread at a time); the last one is exactly one "turn.completed"
+       {"status":"ok"|"error"|"interrupted", …}, after which the handle is spent. Any thread; never
+       blocks (the host queues). Returns COFFER_E_INVALID for an event that is not a JSON object
+       with a string "type", COFFER_E_NOT_FOUND for a spent or unknown handle (harmless). */
+    coffer_status (*turn_event)(coffer_turn* turn, coffer_str event_json);
 } coffer_host_api;
 
 /*
@@ -187,6 +200,11 @@ struct coffer_kind {
     /* --- ABI 1.2 --- */
     /* What this kind's instances contribute to the MCP gateway; NULL when nothing. */
     const struct coffer_mcp_provider* mcp;
+
+    /* --- ABI 1.5 --- */
+    /* When this kind's instances are managed coding agents: how the host drives their turns;
+       NULL otherwise. A host older than 1.5 never reads it (it copies struct_size bytes). */
+    const struct coffer_agent_driver* agent;
 };
 
 /*
@@ -230,6 +248,33 @@ typedef struct coffer_mcp_provider {
        ignored. Optional; a host older than 1.4 never calls it (it reads struct_size bytes). */
     void (*notify)(void* state, coffer_str method, coffer_str params_json);
 } coffer_mcp_provider;
+
+/*
+ * ABI 1.5 — an agent driver: the instances of a kind are coding agents (Claude Code, Codex, an
+ * ACP agent …) that run one turn at a time for the host's conversation orchestrator. The host
+ * owns conversations, queues, persistence and the event streams; a driver only runs a turn of the
+ * agent's own CLI and translates what it prints into the normalised events (turn_event).
+ *
+ * Threading: called from the host's service thread, serialized per plugin; must not block: start
+ * the child process and return. Events come back through host->turn_event from any thread.
+ */
+typedef struct coffer_agent_driver {
+    uint32_t struct_size;
+    /* Starts one turn. request_json:
+         {"conversation_id","turn_id","prompt","cwd",
+          "resume_key": string|null   (what the previous turn's "session" event reported),
+          "mcp_config": object|null   (MCP servers for the agent, in the agent's own config shape)}.
+       On COFFER_OK the turn runs: the driver reports events through turn_event and ends with
+       exactly one "turn.completed". On an error status (with reply_error) nothing was started
+       and no event will come. Children must lead their own process group and be recorded with
+       child_started. Required. */
+    coffer_status (*start_turn)(coffer_instance* inst, coffer_turn* turn, coffer_str request_json,
+                                coffer_reply* reply);
+    /* Stops a running turn: the agent's whole process tree is signalled (an interrupt first,
+       then termination after a grace period). The driver still reports "turn.completed" with
+       status "interrupted". A turn that already ended is ignored. Must not block. Required. */
+    void (*interrupt)(coffer_instance* inst, coffer_turn* turn);
+} coffer_agent_driver;
 
 /* What the entry symbol returns. Static storage in the plugin; never freed. */
 typedef struct coffer_plugin {

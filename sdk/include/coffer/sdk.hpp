@@ -236,6 +236,59 @@ public:
     virtual void notify(std::string_view method, std::string_view params_json) { (void)method, (void)params_json; }
 };
 
+// ---- Agent drivers (ABI 1.5) ----
+
+// One running agent turn, as seen by a driver. Copyable (the copies share one state); report
+// events with event() from any thread, in order, and end with exactly one complete(). When the
+// last copy goes away without complete(), the turn is completed as an error, so the host never
+// waits forever on a turn a driver lost.
+class AgentTurn {
+    struct State {
+        const coffer_host_api* api = nullptr;
+        coffer_turn* turn = nullptr;
+        std::atomic<bool> done{false};
+        ~State() {
+            if (!done.exchange(true) && api && api->turn_event) {
+                static constexpr std::string_view lost =
+                    R"({"type":"turn.completed","status":"error","error":"the driver dropped the turn"})";
+                api->turn_event(turn, to_cstr(lost));
+            }
+        }
+    };
+
+public:
+    AgentTurn() = default;
+    AgentTurn(const coffer_host_api* api, coffer_turn* turn) : s_(std::make_shared<State>()) {
+        s_->api = api;
+        s_->turn = turn;
+    }
+    // A normalised event (an object with "type"); ignored once the turn is complete. A
+    // "turn.completed" passed here completes the turn.
+    bool event(const json::object& e) const {
+        if (!s_ || s_->done.load()) return false;
+        if (auto* t = e.if_contains("type"); t && t->is_string() && t->as_string() == "turn.completed")
+            if (s_->done.exchange(true)) return false;
+        if (!s_->api || !s_->api->turn_event) return false;
+        auto text = json::serialize(e);
+        return s_->api->turn_event(s_->turn, to_cstr(text)) == COFFER_OK;
+    }
+    // The one terminal event: status "ok", "error" or "interrupted".
+    bool complete(std::string_view status, json::object fields = {}) const {
+        fields["type"] = "turn.completed";
+        fields["status"] = status;
+        return event(fields);
+    }
+    bool done() const noexcept { return !s_ || s_->done.load(); }
+    // The turn never started (start_turn refused it): no event, not even the lost-turn one.
+    void discard() const noexcept {
+        if (s_) s_->done.store(true);
+    }
+    coffer_turn* handle() const noexcept { return s_ ? s_->turn : nullptr; }
+
+private:
+    std::shared_ptr<State> s_;
+};
+
 // One live resource. Override what the kind needs; defaults are no-ops.
 class Instance {
 public:
@@ -255,6 +308,15 @@ public:
         (void)session, (void)info;
         throw Error(COFFER_E_UNSUPPORTED, "this resource contributes nothing to the MCP gateway");
     }
+    // Agent drivers (ABI 1.5): only called when the kind's drives_agent() is true. start_turn
+    // must not block: start the agent and return; report through `turn` (see AgentTurn).
+    // Throwing means nothing started (the turn then gets no events).
+    virtual void start_turn(AgentTurn turn, const json::object& request) {
+        (void)turn, (void)request;
+        throw Error(COFFER_E_UNSUPPORTED, "this resource is not an agent");
+    }
+    // Stop the turn's whole process tree; it still completes, as "interrupted". Must not block.
+    virtual void interrupt_turn(coffer_turn* turn) { (void)turn; }
 
     const ResourceInfo& info() const noexcept { return info_; }
     void set_info(ResourceInfo info) { info_ = std::move(info); }
@@ -280,6 +342,8 @@ public:
     virtual std::vector<ActionInfo> kind_actions() const { return {}; }
     // True when instances contribute tools/resources/prompts to the MCP gateway (ABI 1.2).
     virtual bool provides_mcp() const { return false; }
+    // True when instances are coding agents driven turn by turn (ABI 1.5).
+    virtual bool drives_agent() const { return false; }
     virtual json::value kind_action(std::string_view name, const json::object& args) {
         (void)args;
         throw Error(COFFER_E_UNSUPPORTED, "unknown kind action: " + std::string(name));
@@ -515,6 +579,35 @@ inline const coffer_mcp_provider* mcp_table() {
     return &t;
 }
 
+inline coffer_status a_start(coffer_instance* i, coffer_turn* t, coffer_str request, coffer_reply* r) {
+    AgentTurn turn(host_api(), t);
+    auto st = guarded(r, [&] {
+        auto req = parse_object(request, "turn request");
+        inst(i).start_turn(turn, req);
+        return COFFER_OK;
+    });
+    if (st != COFFER_OK) turn.discard();  // refused: the host expects no event for this turn
+    return st;
+}
+
+inline void a_interrupt(coffer_instance* i, coffer_turn* t) {
+    try {
+        inst(i).interrupt_turn(t);
+    } catch (...) {
+    }
+}
+
+inline const coffer_agent_driver* agent_table() {
+    static const coffer_agent_driver t = [] {
+        coffer_agent_driver a{};
+        a.struct_size = sizeof(coffer_agent_driver);
+        a.start_turn = &a_start;
+        a.interrupt = &a_interrupt;
+        return a;
+    }();
+    return &t;
+}
+
 inline void k_destroy(coffer_instance* i) {
     try {
         delete reinterpret_cast<InstanceBox*>(i);
@@ -608,6 +701,7 @@ const coffer_plugin* entry(uint16_t host_major, uint16_t host_minor, const char*
             d.kind_actions_json = to_cstr(slot->kind_actions);
             d.kind_action = &k_kind_action;
             d.mcp = k->provides_mcp() ? mcp_table() : nullptr;
+            d.agent = k->drives_agent() ? agent_table() : nullptr;  // 1.5
             reg.table.push_back(&slot->desc);
             reg.slots.push_back(std::move(slot));
         }

@@ -23,6 +23,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 struct coffer_reply {
@@ -53,6 +54,18 @@ struct coffer_session {
     std::vector<std::string> notifications;
     struct Req { uint64_t token; std::string json; };
     std::vector<Req> requests;
+};
+// ABI 1.5 fake: a turn records the events its driver reports; wait_done() waits for the
+// terminal one.
+struct coffer_turn {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<std::string> events;  // JSON text, in order
+    int completions = 0;              // "turn.completed" events seen (must end as 1)
+    bool wait_done(std::chrono::milliseconds timeout) {
+        std::unique_lock<std::mutex> g(mu);
+        return cv.wait_for(g, timeout, [&] { return completions > 0; });
+    }
 };
 struct coffer_call {
     std::mutex mu;
@@ -148,6 +161,16 @@ public:
             }
             if (!sink) return COFFER_E_INVALID;
             sink(ctx, cstr(value));
+            return COFFER_OK;
+        };
+
+        api_.turn_event = [](coffer_turn* t, coffer_str e) {
+            std::lock_guard<std::mutex> g(t->mu);
+            std::string text(view(e));
+            if (t->completions > 0) return COFFER_E_NOT_FOUND;  // spent
+            t->events.push_back(text);
+            if (text.find("\"type\":\"turn.completed\"") != std::string::npos) ++t->completions;
+            t->cv.notify_all();
             return COFFER_OK;
         };
 
@@ -250,6 +273,19 @@ public:
         p->notify(s.state, cstr(method), cstr(params));
         return true;
     }
+    // ---- Agent drivers (ABI 1.5) ----
+    // Starts a turn on an agent instance. On success the returned turn collects the events; on
+    // refusal Result says why (and the turn gets none).
+    std::pair<Result, std::unique_ptr<coffer_turn>> start_turn(coffer_instance* i, std::string_view request_json) {
+        auto* k = live_.at(i);
+        if (k->struct_size < sizeof(coffer_kind) || !k->agent) throw std::runtime_error("kind is no agent driver");
+        auto t = std::make_unique<coffer_turn>();
+        coffer_reply r;
+        auto st = k->agent->start_turn(i, t.get(), cstr(request_json), &r);
+        return {finish(st, r), std::move(t)};
+    }
+    void interrupt_turn(coffer_instance* i, coffer_turn* t) { live_.at(i)->agent->interrupt(i, t); }
+
     // ABI 1.3: what credential_resolve answers (ref → value); erase to make a ref unresolvable.
     void set_credential(const std::string& ref, const std::string& value) {
         std::lock_guard<std::mutex> g(host_.mu);

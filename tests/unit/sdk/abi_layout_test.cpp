@@ -40,6 +40,7 @@ BOOST_AUTO_TEST_CASE(c_and_cxx_agree_on_layout) {
         ENTRY(offsetof(coffer_host_api, vault_dir)),
         ENTRY(offsetof(coffer_host_api, child_exited)),
         ENTRY(offsetof(coffer_host_api, credential_resolve)),
+        ENTRY(offsetof(coffer_host_api, turn_event)),
         ENTRY(sizeof(coffer_kind)),
         ENTRY(offsetof(coffer_kind, name)),
         ENTRY(offsetof(coffer_kind, schema_json)),
@@ -61,6 +62,10 @@ BOOST_AUTO_TEST_CASE(c_and_cxx_agree_on_layout) {
         ENTRY(offsetof(coffer_mcp_provider, respond)),
         ENTRY(offsetof(coffer_mcp_provider, close)),
         ENTRY(offsetof(coffer_mcp_provider, notify)),
+        ENTRY(sizeof(coffer_agent_driver)),
+        ENTRY(offsetof(coffer_agent_driver, start_turn)),
+        ENTRY(offsetof(coffer_agent_driver, interrupt)),
+        ENTRY(offsetof(coffer_kind, agent)),
         ENTRY(sizeof(coffer_plugin)),
         ENTRY(offsetof(coffer_plugin, abi_major)),
         ENTRY(offsetof(coffer_plugin, abi_minor)),
@@ -94,7 +99,15 @@ BOOST_AUTO_TEST_CASE(minor_4_appends_notify_after_close) {
     // 1.4 only appended: a 1.3 table (ending at close) is a prefix of the 1.4 one.
     BOOST_TEST(offsetof(coffer_mcp_provider, notify) == offsetof(coffer_mcp_provider, close) + sizeof(void (*)(void*)));
     BOOST_TEST(sizeof(coffer_mcp_provider) == offsetof(coffer_mcp_provider, notify) + sizeof(void (*)(void*)));
-    BOOST_TEST(COFFER_ABI_MINOR == 4);
+}
+
+BOOST_AUTO_TEST_CASE(minor_5_appends_the_agent_driver) {
+    // 1.5 only appended: turn_event after credential_resolve, agent after mcp.
+    BOOST_TEST(offsetof(coffer_host_api, turn_event) == offsetof(coffer_host_api, credential_resolve) + sizeof(void*));
+    BOOST_TEST(sizeof(coffer_host_api) == offsetof(coffer_host_api, turn_event) + sizeof(void*));
+    BOOST_TEST(offsetof(coffer_kind, agent) == offsetof(coffer_kind, mcp) + sizeof(void*));
+    BOOST_TEST(sizeof(coffer_kind) == offsetof(coffer_kind, agent) + sizeof(void*));
+    BOOST_TEST(COFFER_ABI_MINOR == 5);
 }
 
 BOOST_AUTO_TEST_CASE(a_c_plugin_is_drivable_by_the_fake_host) {
