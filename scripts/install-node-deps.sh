@@ -68,7 +68,16 @@ install_dir() {
 install_dir "$ROOT/tests/e2e" "@modelcontextprotocol/sdk"
 install_dir "$ROOT/tests/interop" "fernet"
 install_dir "$ROOT/tests/conformance" "@modelcontextprotocol/conformance"
+install_dir "$ROOT/tests/agents_standin" "@openai/codex-linux-x64"
 if ! "$ROOT/tests/conformance/node_modules/.bin/node" -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)'; then
   say "tests/conformance/node_modules/.bin/node does not run or is older than Node 20"
   exit 1
 fi
+# The agent CLIs are native binaries from per-platform optional packages: make sure this
+# platform's were installed and run (Claude Code's postinstall copies its binary into place).
+for cli in claude codex; do
+  if ! "$ROOT/tests/agents_standin/node_modules/.bin/$cli" --version >/dev/null 2>&1; then
+    say "tests/agents_standin/node_modules/.bin/$cli does not run (is this platform's binary package installed? npm ci must not omit optional dependencies)"
+    exit 1
+  fi
+done

@@ -1,6 +1,7 @@
 #include "app/args.hpp"
 
 #include <cctype>
+#include <filesystem>
 
 namespace coffer::cli {
 
@@ -143,6 +144,14 @@ const CommandDef& validate(const Registry& registry, const Invocation& inv) {
                              command_label(inv) + "'",
                          inv.group);
     return *command;
+}
+
+std::string absolute_path_arg(const std::string& path, const char* group, const char* command) {
+    std::error_code ec;
+    auto p = std::filesystem::absolute(path, ec).lexically_normal().string();
+    if (ec) throw UsageError("cannot resolve the path '" + path + "'", group, command);
+    while (p.size() > 1 && p.back() == '/') p.pop_back();
+    return p;
 }
 
 }  // namespace coffer::cli

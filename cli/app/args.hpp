@@ -35,4 +35,8 @@ Invocation parse_command_line(const Registry& registry, const std::vector<std::s
 // Returns the command. Throws UsageError.
 const CommandDef& validate(const Registry& registry, const Invocation& invocation);
 
+// A path argument made absolute against the CLI's working directory (the daemon has its own),
+// normalised, without a trailing '/'. Throws UsageError naming `group` and `command`.
+std::string absolute_path_arg(const std::string& path, const char* group, const char* command);
+
 }  // namespace coffer::cli

@@ -34,12 +34,15 @@ Registry make_registry() {
     register_resource_commands(r);
     register_mcp_commands(r);
     register_skill_commands(r);
+    register_kb_commands(r);
+    register_memory_commands(r);
     register_credential_commands(r);
     register_agent_commands(r);
     register_chat_commands(r);
     register_audit_commands(r);
     register_retention_commands(r);
     register_backup_commands(r);
+    register_agent_mcp_commands(r);
     return r;
 }
 

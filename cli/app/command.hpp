@@ -83,9 +83,12 @@ void register_audit_commands(Registry& registry);
 void register_retention_commands(Registry& registry);
 void register_mcp_commands(Registry& registry);
 void register_skill_commands(Registry& registry);
+void register_kb_commands(Registry& registry);
+void register_memory_commands(Registry& registry);
 void register_backup_commands(Registry& registry);
 void register_credential_commands(Registry& registry);
 void register_agent_commands(Registry& registry);
+void register_agent_mcp_commands(Registry& registry);
 void register_chat_commands(Registry& registry);
 
 // Every command of the CLI.

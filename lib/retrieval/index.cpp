@@ -131,6 +131,7 @@ SyncStats Index::sync(const Collection& c, const Progress& progress) {
             tx->commit();
             tx.reset();
             batch_files = batch_bytes = 0;
+            throttle.tick(i + 1, files.size(), true);  // a batch is durable: always worth reporting
         }
     }
     for (const auto& [rel, doc] : indexed) {

@@ -10,7 +10,7 @@ namespace ts = coffer::toolsearch;
 namespace {
 
 ts::ToolText tool(std::string name, std::string description, std::vector<std::string> params = {}) {
-    return ts::ToolText{std::move(name), std::move(description), std::move(params)};
+    return ts::ToolText{std::move(name), std::move(description), std::move(params), {}, {}};
 }
 
 std::vector<std::string> names(const ts::Index& index, const std::vector<ts::ToolText>& tools, std::string_view q,
