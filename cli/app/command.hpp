@@ -87,8 +87,8 @@ void register_kb_commands(Registry& registry);
 void register_memory_commands(Registry& registry);
 void register_backup_commands(Registry& registry);
 void register_credential_commands(Registry& registry);
-void register_agent_mcp_commands(Registry& registry);
 void register_agent_commands(Registry& registry);
+void register_agent_mcp_commands(Registry& registry);
 void register_chat_commands(Registry& registry);
 
 // Every command of the CLI.

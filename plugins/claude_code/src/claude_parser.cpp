@@ -88,15 +88,21 @@ void ClaudeParser::stream_event(const json::object& o, std::vector<json::object>
         if (auto* m = obj(*e, "message")) message_id_ = str(*m, "id");
         return;
     }
-    if (et != "content_block_delta") return;  // block start/stop, message delta/stop: nothing to show
+    auto index = [&] {
+        auto* i = e->if_contains("index");
+        return i && i->is_int64() ? i->as_int64() : std::int64_t{0};
+    };
+    if (et == "content_block_start") {  // a text block's index, for the assistant line that repeats it
+        if (auto* b = obj(*e, "content_block"); b && str(*b, "type") == "text") text_blocks_[message_id_].push_back(index());
+        return;
+    }
+    if (et != "content_block_delta") return;  // block stop, message delta/stop: nothing to show
     auto* d = obj(*e, "delta");
     if (!d) return;
-    auto item = message_id_ + ":" + std::to_string(e->contains("index") && (*e).at("index").is_int64()
-                                                       ? (*e).at("index").as_int64()
-                                                       : 0);
+    auto item = message_id_ + ":" + std::to_string(index());
     auto dt = str(*d, "type");
     if (dt == "text_delta") {
-        streamed_.insert(item);
+        streamed_.insert(message_id_);
         out.push_back(json::object{{"type", "text.delta"}, {"item_id", item}, {"text", str(*d, "text")}});
     } else if (dt == "thinking_delta") {
         out.push_back(json::object{{"type", "reasoning"}, {"item_id", item}, {"text", str(*d, "thinking")}, {"delta", true}});
@@ -109,15 +115,22 @@ void ClaudeParser::assistant(const json::object& o, std::vector<json::object>& o
     auto* content = m ? arr(*m, "content") : nullptr;
     if (!content) return;
     auto mid = str(*m, "id");
-    std::int64_t index = 0;
+    bool streamed = streamed_.count(mid) > 0;
+    std::int64_t position = 0;
     for (auto& b : *content) {
-        auto item = mid + ":" + std::to_string(index++);
+        // With partial messages Claude Code repeats each block in an assistant line of its own, so
+        // a block's index comes from the stream (content_block_start), not from this array.
+        auto item = mid + ":" + std::to_string(position++);
         if (!b.is_object()) continue;
         auto& block = b.as_object();
         auto bt = str(block, "type");
         if (bt == "text") {
             auto text = str(block, "text");
-            if (!streamed_.count(item))  // no partial messages: one delta with the whole text
+            if (auto& q = text_blocks_[mid]; streamed && !q.empty()) {
+                item = mid + ":" + std::to_string(q.front());
+                q.pop_front();
+            }
+            if (!streamed)  // no partial messages: one delta with the whole text
                 out.push_back(json::object{{"type", "text.delta"}, {"item_id", item}, {"text", text}});
             out.push_back(json::object{{"type", "message.completed"}, {"item_id", item}, {"text", text}});
             last_text_ = text;

@@ -6,6 +6,9 @@
 #include <coffer/agent_runner.hpp>
 
 #include <optional>
+#include <cstdint>
+#include <deque>
+#include <map>
 #include <set>
 #include <string>
 
@@ -25,8 +28,9 @@ private:
     void session(const boost::json::object& o, std::vector<boost::json::object>& out);
 
     std::string session_id_;
-    std::string message_id_;         // the message the partial stream events belong to
-    std::set<std::string> streamed_;  // item ids that already had text deltas
+    std::string message_id_;                    // the message the partial stream events belong to
+    std::set<std::string> streamed_;            // messages whose text came as deltas (partial messages on)
+    std::map<std::string, std::deque<std::int64_t>> text_blocks_;  // message → indexes of its streamed text blocks
     std::string last_text_;
     std::optional<boost::json::object> terminal_;
 };
