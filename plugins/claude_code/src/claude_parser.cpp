@@ -1,26 +1,16 @@
 #include "claude_parser.hpp"
 
+#include <coffer/json_fields.hpp>
+
 namespace coffer::claude_code {
 
 namespace json = boost::json;
 
 namespace {
-const json::object* obj(const json::object& o, const char* key) {
-    auto* v = o.if_contains(key);
-    return v && v->is_object() ? &v->as_object() : nullptr;
-}
-const json::array* arr(const json::object& o, const char* key) {
-    auto* v = o.if_contains(key);
-    return v && v->is_array() ? &v->as_array() : nullptr;
-}
-std::string str(const json::object& o, const char* key) {
-    auto* v = o.if_contains(key);
-    return v && v->is_string() ? std::string(v->as_string()) : std::string();
-}
-json::value num(const json::object& o, const char* key) {
-    auto* v = o.if_contains(key);
-    return v && v->is_number() ? *v : json::value(nullptr);
-}
+constexpr auto obj = json_fields::object_at;
+constexpr auto arr = json_fields::array_at;
+constexpr auto str = json_fields::string_at;
+constexpr auto num = json_fields::number_at;
 // A tool result's content: a string, or blocks whose text parts are joined.
 std::string result_text(const json::value* c) {
     if (!c) return {};

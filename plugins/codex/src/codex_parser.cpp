@@ -1,22 +1,15 @@
 #include "codex_parser.hpp"
 
+#include <coffer/json_fields.hpp>
+
 namespace coffer::codex {
 
 namespace json = boost::json;
 
 namespace {
-const json::object* obj(const json::object& o, const char* key) {
-    auto* v = o.if_contains(key);
-    return v && v->is_object() ? &v->as_object() : nullptr;
-}
-std::string str(const json::object& o, const char* key) {
-    auto* v = o.if_contains(key);
-    return v && v->is_string() ? std::string(v->as_string()) : std::string();
-}
-json::value field(const json::object& o, const char* key) {
-    auto* v = o.if_contains(key);
-    return v ? *v : json::value(nullptr);
-}
+constexpr auto obj = json_fields::object_at;
+constexpr auto str = json_fields::string_at;
+constexpr auto field = json_fields::value_at;
 std::string preview(std::string s) {
     constexpr std::size_t kMax = 500;
     if (s.size() <= kMax) return s;
