@@ -23,6 +23,8 @@
 #include "retrieval/index.hpp"
 #include "retrieval/types.hpp"
 
+#include <coffer/utf8.hpp>
+
 #include <boost/json.hpp>
 #include <sqlite3.h>
 
@@ -94,33 +96,14 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 
 // Decodes one code point at s[i], advancing i; invalid bytes read as U+FFFD.
 char32_t next_cp(std::string_view s, std::size_t& i) {
-    auto b = static_cast<unsigned char>(s[i]);
-    int len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-    if (len == 0 || i + len > s.size()) {
+    std::size_t n = coffer::utf8::sequence_length(s, i);
+    if (n == 0) {
         ++i;
         return 0xFFFD;
     }
-    char32_t c = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
-    for (int k = 1; k < len; ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-    i += len;
+    char32_t c = coffer::utf8::decode(s, i, n);
+    i += n;
     return c;
-}
-
-void append_utf8(std::string& out, char32_t c) {
-    if (c < 0x80) out += static_cast<char>(c);
-    else if (c < 0x800) {
-        out += static_cast<char>(0xC0 | (c >> 6));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        out += static_cast<char>(0xE0 | (c >> 12));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (c >> 18));
-        out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    }
 }
 
 bool is_cjk(char32_t c) {
@@ -457,14 +440,14 @@ std::vector<std::string> lsa_terms(std::string_view text) {
         // CJK: bigrams as words, single characters as the subword pieces.
         for (std::size_t i = 0; i < run.size(); ++i) {
             std::string s = "g";
-            append_utf8(s, run[i]);
+            coffer::utf8::append(s, run[i]);
             out.push_back(s);
         }
         if (run.size() == 1) out.push_back("w" + out.back().substr(1));
         for (std::size_t i = 0; i + 1 < run.size(); ++i) {
             std::string s = "w";
-            append_utf8(s, run[i]);
-            append_utf8(s, run[i + 1]);
+            coffer::utf8::append(s, run[i]);
+            coffer::utf8::append(s, run[i + 1]);
             out.push_back(s);
         }
         run.clear();
@@ -477,7 +460,7 @@ std::vector<std::string> lsa_terms(std::string_view text) {
         } else if (is_word_char(c)) {
             flush_run();
             if (c < 0x80) c = static_cast<char32_t>(std::tolower(static_cast<int>(c)));
-            append_utf8(word, c);
+            coffer::utf8::append(word, c);
         } else {
             flush_word();
             flush_run();
@@ -760,13 +743,13 @@ std::string and_only_match(std::string_view q) {
     auto flush_run = [&] {
         if (run.size() == 1) {
             std::string s;
-            append_utf8(s, run[0]);
+            coffer::utf8::append(s, run[0]);
             push("\"" + s + "\"*");
         }
         for (std::size_t i = 0; i + 1 < run.size(); ++i) {
             std::string s;
-            append_utf8(s, run[i]);
-            append_utf8(s, run[i + 1]);
+            coffer::utf8::append(s, run[i]);
+            coffer::utf8::append(s, run[i + 1]);
             push("\"" + s + "\"");
         }
         run.clear();
@@ -778,7 +761,7 @@ std::string and_only_match(std::string_view q) {
             run.push_back(c);
         } else if (is_word_char(c) || (!word.empty() && (c == '.' || c == '-' || c == '_' || c == '\''))) {
             flush_run();
-            append_utf8(word, c);
+            coffer::utf8::append(word, c);
         } else {
             flush_word();
             flush_run();
