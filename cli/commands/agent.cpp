@@ -50,6 +50,11 @@ int add(Context& ctx, const Invocation& inv) {
         config["command"] = p;
     }
     if (auto env = env_object(inv.values_of("env")); !env.empty()) config["env"] = std::move(env);
+    if (auto args = inv.values_of("arg"); !args.empty()) {
+        json::array a;
+        for (auto& v : args) a.emplace_back(v);
+        config["args"] = std::move(a);
+    }
     json::object body{{"name", inv.args[0]}, {"driver", *driver}, {"config", std::move(config)}};
     if (auto d = inv.value("description")) body["description"] = *d;
     auto reply = ctx.call("POST", client::api_path({"agents"}), json::value(std::move(body)));
@@ -90,11 +95,13 @@ int remove(Context& ctx, const Invocation& inv) {
 
 void register_agent_commands(Registry& r) {
     r.add_group({kGroup, "managed coding agents (Claude Code, Codex) that conversations run (docs/agents-and-chat.md)"});
-    r.add({kGroup, "add", "<name> --driver claude_code|codex [--command PATH] [--env NAME=VALUE]...",
+    r.add({kGroup, "add", "<name> --driver claude_code|codex [--command PATH] [--env NAME=VALUE]... [--arg ARG]...",
            "register an agent; without --command its CLI is found on PATH when a turn starts",
            {{"driver", "DRIVER", "the agent driver: claude_code or codex (any installed agent-driver kind)"},
             {"command", "PATH", "the agent's CLI (default: claude or codex on PATH)"},
             {"env", "NAME=VALUE", "an environment variable for the agent's process (repeatable)"},
+            {"arg", "ARG", "an extra flag for the agent's CLI, before the prompt (repeatable, in order; "
+                           "e.g. --arg --allowedTools --arg mcp__coffer__fs__read_file)"},
             {"description", "TEXT", "a note shown in listings"}},
            1, 1, add});
     r.add({kGroup, "list", "", "every agent with its driver and state", {}, 0, 0, list});

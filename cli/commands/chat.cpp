@@ -31,9 +31,17 @@ struct Activity {
     bool running = false;
     std::int64_t pending = 0;
     bool paused = false;
-    bool idle() const { return !running && (pending == 0 || paused); }
+    std::int64_t replay_left = 0;  // ring events the stream replays before it goes live
+    // Idle, and the replay of the last turn has been shown: a watcher that starts after the turn
+    // ended still prints it before it exits.
+    bool idle() const { return !running && (pending == 0 || paused) && replay_left <= 0; }
     void update(const std::string& type, const json::value& e) {
+        if (type != "state" && type != "resync" && replay_left > 0) {
+            --replay_left;  // history: the state event already told where things stand now
+            return;
+        }
         if (type == "state") {
+            replay_left = field(e, "replay").is_int64() ? field(e, "replay").get_int64() : 0;
             running = field(e, "running").is_bool() && field(e, "running").get_bool();
             pending = field(e, "pending").is_int64() ? field(e, "pending").get_int64() : 0;
             paused = field(e, "paused").is_bool() && field(e, "paused").get_bool();

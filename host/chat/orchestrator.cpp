@@ -440,13 +440,14 @@ core::Result<Orchestrator::Attach> Orchestrator::attach(const std::string& id, s
     if (auto c = load(id); !c) return c.error();
     auto& s = state(id);
     Attach a;
+    auto replay = s.ring.after(last_id, s.seq);
     auto st = state_json(s);
     st["type"] = "state";
     st["conversation_id"] = id;
     st["seq"] = s.seq;
+    st["replay"] = static_cast<std::int64_t>(replay.events.size());  // how many ring events follow
     a.preamble = sse_frame(s.seq, "state", json::serialize(st));
     a.preamble.insert(0, "retry: 2000\n\n");
-    auto replay = s.ring.after(last_id, s.seq);
     if (replay.resync) {
         json::object r{{"type", "resync"}, {"conversation_id", id}, {"reason", "the events after that id are no longer kept"},
                        {"seq", s.seq}};
