@@ -269,7 +269,7 @@ test('claude_code through the daemon: two live subscribers, a Coffer tool via th
     });
 });
 
-test('claude_code through the daemon: FIFO queue, interrupt of the whole process tree, resume after it, an API error', { timeout: 300000, skip }, async () => {
+test('claude_code through the daemon: interrupt of the first turn (whole process tree, queue paused), resume after it, FIFO queue, an API error', { timeout: 300000, skip }, async () => {
     const script = [
         { match: 'slow one', text: ['Taking ', 'my ', 'time ', 'here.'], delay_ms: 400 },
         { match: 'queued A', text: ['A done.'] },
@@ -287,44 +287,49 @@ test('claude_code through the daemon: FIFO queue, interrupt of the whole process
         const s = daemon.subscribe(id);
         await until(() => s.events.length > 0, { what: 'the stream to open' });
 
-        // Three messages sent while a turn runs: queued, then run one by one in order.
-        await send(daemon, id, 'the slow one');
-        await until(() => ofType(s.events, 'turn.started').length === 1, { what: 'the slow turn to start' });
-        for (const m of ['queued A', 'queued B', 'queued C']) await send(daemon, id, m);
-        const queued = ofType(s.events, 'queue.changed').at(-1);
-        assert.deepEqual(queued.pending.map((p) => p.text_preview), ['queued A', 'queued B', 'queued C']);
-        await waitIdle(daemon, id, 'the queue to drain');
-        await until(() => completions(s.events).length === 4, { what: 'four turn.completed' });
-        assert.deepEqual(ofType(s.events, 'turn.started').map((e) => e.text), ['the slow one', 'queued A', 'queued B', 'queued C']);
-        assert.deepEqual(completions(s.events).map((e) => e.status), ['ok', 'ok', 'ok', 'ok']);
-        assert.deepEqual(completions(s.events).map((e) => e.final_text), ['Taking my time here.', 'A done.', 'B done.', 'C done.']);
-        assert.deepEqual(standin.turns('anthropic').map((t) => t.user_text.match(/slow one|queued [ABC]/)?.[0]),
-            ['slow one', 'queued A', 'queued B', 'queued C']);
-
-        // Interrupt mid-turn: the turn ends interrupted, the queue is paused with its message,
-        // and no process of the agent is left.
+        // Interrupt mid-turn, on the first turn: the turn ends interrupted, the queue is paused with
+        // its message, and no process of the agent is left.
         await send(daemon, id, 'hang here');
         await until(() => standin.turns('anthropic').some((t) => /hang here/.test(t.user_text)), { what: 'the hanging model request' });
         assert.ok(processesMarked(mark).length > 0, 'the agent runs with the mark (so the check below can fail)');
         await send(daemon, id, 'after the interrupt');
         const r = await daemon.cli(['--json', 'chat', 'interrupt', id]);
         assert.equal(r.code, 0, r.stderr);
-        await until(() => completions(s.events).length === 5, { what: 'the interrupted turn to complete' });
-        assert.equal(completions(s.events)[4].status, 'interrupted');
+        await until(() => completions(s.events).length === 1, { what: 'the interrupted turn to complete' });
+        assert.equal(completions(s.events)[0].status, 'interrupted');
         assert.deepEqual(processesMarked(mark), [], 'no process of the agent is left once turn.completed is out');
         const paused = ofType(s.events, 'queue.changed').at(-1);
         assert.equal(paused.paused, true);
         assert.deepEqual(paused.pending.map((p) => p.text_preview), ['after the interrupt']);
         await new Promise((res) => setTimeout(res, 500));
-        assert.equal(ofType(s.events, 'turn.started').length, 5, 'a paused queue starts nothing');
+        assert.equal(ofType(s.events, 'turn.started').length, 1, 'a paused queue starts nothing');
 
         // Resuming the queue runs the waiting message in the same agent session.
         await daemon.cliOk(['--json', 'chat', 'queue', id, 'resume']);
-        await until(() => completions(s.events).length === 6, { timeoutMs: 120000, what: 'the turn after the interrupt' });
-        assert.equal(completions(s.events)[5].status, 'ok', JSON.stringify(completions(s.events)[5]));
-        assert.equal(completions(s.events)[5].final_text, 'Back again.');
+        await until(() => completions(s.events).length === 2, { timeoutMs: 120000, what: 'the turn after the interrupt' });
+        assert.equal(completions(s.events)[1].status, 'ok', JSON.stringify(completions(s.events)[1]));
+        assert.equal(completions(s.events)[1].final_text, 'Back again.');
+        // An interrupted first turn leaves a resumable session (SIGINT first: the CLI saves it).
         const resumed = standin.turns('anthropic').find((t) => /after the interrupt/.test(t.user_text));
-        assert.match(JSON.stringify(resumed.body.messages), /queued C/, 'the resumed session carries the earlier turns');
+        assert.match(JSON.stringify(resumed.body.messages), /hang here/, 'the resumed session carries the interrupted turn');
+
+        // Three messages sent while a turn runs: queued, then run one by one in order.
+        await send(daemon, id, 'the slow one');
+        await until(() => ofType(s.events, 'turn.started').length === 3, { what: 'the slow turn to start' });
+        for (const m of ['queued A', 'queued B', 'queued C']) await send(daemon, id, m);
+        await until(() => ofType(s.events, 'queue.changed').at(-1)?.pending.length === 3, { what: 'three queued messages' });
+        const queued = ofType(s.events, 'queue.changed').at(-1);
+        assert.deepEqual(queued.pending.map((p) => p.text_preview), ['queued A', 'queued B', 'queued C']);
+        assert.equal(ofType(s.events, 'turn.started').length, 3, 'nothing else started meanwhile');
+        await waitIdle(daemon, id, 'the queue to drain');
+        await until(() => completions(s.events).length === 6, { what: 'four more turn.completed' });
+        assert.deepEqual(ofType(s.events, 'turn.started').slice(2).map((e) => e.text), ['the slow one', 'queued A', 'queued B', 'queued C']);
+        assert.deepEqual(completions(s.events).slice(2).map((e) => e.status), ['ok', 'ok', 'ok', 'ok']);
+        assert.deepEqual(completions(s.events).slice(2).map((e) => e.final_text), ['Taking my time here.', 'A done.', 'B done.', 'C done.']);
+        assert.deepEqual(standin.turns('anthropic').map((t) => t.user_text.match(/slow one|queued [ABC]/)?.[0]).filter(Boolean),
+            ['slow one', 'queued A', 'queued B', 'queued C']);
+        assert.match(JSON.stringify(standin.turns('anthropic').at(-1).body.messages), /Back again\./, 'the same session all along');
+
 
         // The model API fails: the turn ends as an error that says why.
         await send(daemon, id, 'fail please');
