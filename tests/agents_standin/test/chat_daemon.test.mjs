@@ -16,6 +16,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startStandin } from '../standin.mjs';
+// The e2e harness's REST helper (its package, tests/e2e, is installed by the same script).
+import { restCall } from '../../e2e/lib/harness.mjs';
 import { CLAUDE, CODEX, EVERYTHING, claudeEnv, codexEnv, makeSandbox, until, writeCodexConfig } from '../lib/agents.mjs';
 
 const BIN = process.env.COFFER_BIN_DIR;
@@ -65,18 +67,7 @@ class Daemon {
         if (this.proc.exitCode === null) this.proc.kill('SIGKILL');
     }
 
-    async rest(method, target, body) {
-        const { port, token } = this.info();
-        const res = await fetch(`http://127.0.0.1:${port}${target}`, {
-            method,
-            headers: { 'X-Coffer-Token': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-            body: body ? JSON.stringify(body) : undefined,
-        });
-        const text = await res.text();
-        let json = null;
-        try { json = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
-        return { status: res.status, text, json };
-    }
+    rest(method, target, body) { return restCall(this.info(), method, target, body); }
 
     // `coffer …` with the daemon's environment; resolves {code, stdout, stderr, json}.
     cli(args) {

@@ -87,6 +87,19 @@ export function pidAlive(pid) {
 // ------------------------------------------------------------------------------------------
 // A daemon on a temporary vault
 
+// One REST call to the daemon of `info` (daemon.json: port, token); resolves {status, text, json, headers}.
+export async function restCall({ port, token }, method, target, body) {
+  const res = await fetch(`http://127.0.0.1:${port}${target}`, {
+    method,
+    headers: { 'X-Coffer-Token': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  let json = null;
+  try { json = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
+  return { status: res.status, text, json, headers: res.headers };
+}
+
 export class Vault {
   static async create(label = 'e2e') {
     const dir = await fsp.mkdtemp(path.join(os.tmpdir(), `coffer-${label}-`));
@@ -135,18 +148,7 @@ export class Vault {
     try { return fs.readFileSync(path.join(this.dir, 'daemon.out'), 'utf8').slice(-4000); } catch { return ''; }
   }
 
-  async rest(method, target, body) {
-    const { port, token } = this.info();
-    const res = await fetch(`http://127.0.0.1:${port}${target}`, {
-      method,
-      headers: { 'X-Coffer-Token': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    let json = null;
-    try { json = text ? JSON.parse(text) : null; } catch { /* not JSON */ }
-    return { status: res.status, text, json, headers: res.headers };
-  }
+  rest(method, target, body) { return restCall(this.info(), method, target, body); }
 
   // Runs `coffer --json …`; resolves {code, stdout, stderr, json}.
   cli(args, { json = true } = {}) {
