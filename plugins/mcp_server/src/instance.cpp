@@ -50,8 +50,8 @@ void ServerInstance::precheck() {
         });
         return;
     }
-    auto env = child_environment(cfg->env);
-    auto r = resolve_command(cfg->command, env_value(env, "PATH"), expand_home(cfg->cwd));
+    auto env = child::environment(cfg->env);
+    auto r = resolve_command(cfg->command, child::env_value(env, "PATH"), expand_home(cfg->cwd));
     if (r.path.empty()) up_->health().refused(r.error, true);
 }
 

@@ -58,9 +58,9 @@ StdioTransport::~StdioTransport() {
 }
 
 void StdioTransport::open() {
-    auto env = child_environment(cfg_->env);
+    auto env = child::environment(cfg_->env);
     std::string cwd = expand_home(cfg_->cwd);
-    auto resolved = resolve_command(cfg_->command, env_value(env, "PATH"), cwd);
+    auto resolved = resolve_command(cfg_->command, child::env_value(env, "PATH"), cwd);
     auto self = shared_from_this();
     if (resolved.path.empty()) {
         asio::post(rt_.io(), [self, e = resolved.error] {
@@ -74,8 +74,8 @@ void StdioTransport::open() {
     std::vector<std::string> argv{cfg_->command};
     argv.insert(argv.end(), cfg_->args.begin(), cfg_->args.end());
     std::string error;
-    auto child = spawn_child(resolved.path, argv, env, cwd, error);
-    if (!child) {
+    auto spawned = child::spawn(resolved.path, argv, env, cwd, error, /*stdin_pipe=*/true);
+    if (!spawned) {
         asio::post(rt_.io(), [self, error] {
             if (!self->closed_ && !self->reported_) {
                 self->reported_ = true;
@@ -84,11 +84,11 @@ void StdioTransport::open() {
         });
         return;
     }
-    pid_ = child->pid;
+    pid_ = spawned->pid;
     rt_.child_started(pid_, cfg_->describe());
-    in_.assign(child->in);
-    out_.assign(child->out);
-    err_.assign(child->err);
+    in_.assign(spawned->in);
+    out_.assign(spawned->out);
+    err_.assign(spawned->err);
     watch_exit();
     read_stdout();
     read_stderr();

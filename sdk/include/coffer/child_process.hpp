@@ -2,8 +2,7 @@
 // execvp would (with a clear reason when it is missing), posix_spawn with pipes, the child the
 // leader of its own process group (so one signal reaches its whole tree), default signal
 // dispositions, an empty signal mask and no inherited descriptors. Header-only, Linux; used by
-// the agent drivers (coffer/agent_runner.hpp). The mcp_server plugin has the same rules in its
-// own spawn.cpp, older than this header.
+// the agent drivers (coffer/agent_runner.hpp) and the mcp_server plugin's stdio upstreams.
 #pragma once
 
 #include <fcntl.h>
@@ -28,6 +27,7 @@ namespace coffer::child {
 struct Resolved {
     std::string path;   // empty when not found
     std::string error;  // why not, e.g. "claude not found on PATH"
+    std::string why;    // the reason alone: "not found", "not executable", "found but not executable", …
 };
 
 inline bool executable_file(const std::string& p, std::string& why) {
@@ -38,17 +38,20 @@ inline bool executable_file(const std::string& p, std::string& why) {
     return true;
 }
 
-// A name with '/' is used as is; anything else is searched on `path_var` (":"-separated).
-inline Resolved resolve(const std::string& command, const std::string& path_var) {
+// A name with '/' is used as is (a relative one checked against `cwd` when given, where the child
+// will run); anything else is searched on `path_var` (":"-separated; an empty entry is ".").
+inline Resolved resolve(const std::string& command, const std::string& path_var, const std::string& cwd = {}) {
     Resolved r;
     std::string why;
-    if (command.empty()) return r.error = "no command", r;
+    if (command.empty()) return r.error = r.why = "no command", r;
     if (command.find('/') != std::string::npos) {
-        if (executable_file(command, why)) r.path = command;
-        else r.error = command + ": " + why;
+        std::string p = command.front() != '/' && !cwd.empty() ? cwd + "/" + command : command;
+        if (executable_file(p, why)) r.path = p;
+        else r.error = command + ": " + why, r.why = why;
         return r;
     }
     std::string dirs = path_var.empty() ? std::string("/usr/local/bin:/usr/bin:/bin") : path_var;
+    bool seen_not_exec = false;
     std::size_t start = 0;
     while (start <= dirs.size()) {
         auto end = dirs.find(':', start);
@@ -56,9 +59,11 @@ inline Resolved resolve(const std::string& command, const std::string& path_var)
         std::string dir = dirs.substr(start, end - start);
         std::string p = (dir.empty() ? std::string(".") : dir) + "/" + command;
         if (executable_file(p, why)) return r.path = p, r;
+        if (why == "not executable") seen_not_exec = true;
         start = end + 1;
     }
-    r.error = command + " not found on PATH";
+    if (seen_not_exec) r.why = "found but not executable";
+    r.error = command + " not found on PATH" + (seen_not_exec ? " (found but not executable)" : "");
     return r;
 }
 
@@ -84,19 +89,22 @@ inline std::string env_value(const std::vector<std::string>& env, std::string_vi
 }
 
 struct Child {
-    pid_t pid = -1;        // also the process group id
+    pid_t pid = -1;          // also the process group id
     int out = -1, err = -1;  // our ends of its stdout and stderr (CLOEXEC, blocking)
+    int in = -1;             // our end of its stdin when asked for (else the child reads /dev/null)
 };
 
-// Spawns `path` with `argv` (argv[0] included), `env` and `cwd` ("" = ours); stdin is /dev/null.
+// Spawns `path` with `argv` (argv[0] included), `env` and `cwd` ("" = ours); stdin is /dev/null,
+// or a pipe (Child::in) with `stdin_pipe`.
 inline std::optional<Child> spawn(const std::string& path, const std::vector<std::string>& argv,
-                                  const std::vector<std::string>& env, const std::string& cwd, std::string& error) {
-    int out[2] = {-1, -1}, err[2] = {-1, -1};
+                                  const std::vector<std::string>& env, const std::string& cwd, std::string& error,
+                                  bool stdin_pipe = false) {
+    int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
     auto close_all = [&] {
-        for (int fd : {out[0], out[1], err[0], err[1]})
+        for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]})
             if (fd >= 0) ::close(fd);
     };
-    if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
+    if ((stdin_pipe && ::pipe2(in, O_CLOEXEC) != 0) || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
         error = std::string("cannot create pipes: ") + std::strerror(errno);
         close_all();
         return std::nullopt;
@@ -105,7 +113,8 @@ inline std::optional<Child> spawn(const std::string& path, const std::vector<std
     posix_spawnattr_t attr;
     posix_spawn_file_actions_init(&fa);
     posix_spawnattr_init(&attr);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    if (stdin_pipe) posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    else posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, out[1], 1);
     posix_spawn_file_actions_adddup2(&fa, err[1], 2);
     if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
@@ -128,16 +137,17 @@ inline std::optional<Child> spawn(const std::string& path, const std::vector<std
     int rc = ::posix_spawn(&pid, path.c_str(), &fa, &attr, a.data(), e.data());
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
-    ::close(out[1]);
-    ::close(err[1]);
-    out[1] = err[1] = -1;
+    for (int* fd : {&in[0], &out[1], &err[1]}) {  // the child's ends
+        if (*fd >= 0) ::close(*fd);
+        *fd = -1;
+    }
     if (rc != 0) {
         close_all();
         if (rc == ENOENT && !cwd.empty()) error = "cannot start " + path + ": the working directory " + cwd + " does not exist";
         else error = "cannot start " + path + ": " + std::strerror(rc);
         return std::nullopt;
     }
-    return Child{pid, out[0], err[0]};
+    return Child{pid, out[0], err[0], in[1]};
 }
 
 }  // namespace coffer::child
