@@ -21,13 +21,6 @@ std::string result_text(const json::value* c) {
             if (b.is_object()) out += str(b.as_object(), "text");
     return out;
 }
-std::string preview(std::string s) {
-    constexpr std::size_t kMax = 500;
-    if (s.size() <= kMax) return s;
-    std::size_t cut = kMax;
-    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // whole characters
-    return s.substr(0, cut) + "…";
-}
 }  // namespace
 
 std::string tool_kind(std::string_view name) {
@@ -41,14 +34,10 @@ std::string tool_kind(std::string_view name) {
 }
 
 void ClaudeParser::feed(std::string_view line, std::vector<json::object>& out) {
-    boost::system::error_code ec;
-    auto v = json::parse(line, ec);
-    if (ec || !v.is_object()) {
-        out.push_back(json::object{{"type", "warning"}, {"message", "the agent printed a line that is not JSON"},
-                                   {"line", preview(std::string(line.substr(0, 200)))}});
-        return;
-    }
-    auto& o = v.as_object();
+    json::value v;
+    auto* line_object = object_line(line, v, out);
+    if (!line_object) return;
+    auto& o = *line_object;
     auto type = str(o, "type");
     if (type == "system") system(o, out);
     else if (type == "stream_event") stream_event(o, out);

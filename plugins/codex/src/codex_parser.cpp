@@ -10,13 +10,6 @@ namespace {
 constexpr auto obj = json_fields::object_at;
 constexpr auto str = json_fields::string_at;
 constexpr auto field = json_fields::value_at;
-std::string preview(std::string s) {
-    constexpr std::size_t kMax = 500;
-    if (s.size() <= kMax) return s;
-    std::size_t cut = kMax;
-    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-    return s.substr(0, cut) + "…";
-}
 // Tool-like items: their kind in the normalised schema ("" = not a tool).
 std::string tool_kind(const std::string& t) {
     if (t == "command_execution") return "command";
@@ -44,14 +37,10 @@ json::object tool_input(const json::object& item, const std::string& t) {
 }  // namespace
 
 void CodexParser::feed(std::string_view line, std::vector<json::object>& out) {
-    boost::system::error_code ec;
-    auto v = json::parse(line, ec);
-    if (ec || !v.is_object()) {
-        out.push_back(json::object{{"type", "warning"}, {"message", "the agent printed a line that is not JSON"},
-                                   {"line", preview(std::string(line.substr(0, 200)))}});
-        return;
-    }
-    auto& o = v.as_object();
+    json::value v;
+    auto* line_object = object_line(line, v, out);
+    if (!line_object) return;
+    auto& o = *line_object;
     auto type = str(o, "type");
     if (type == "thread.started") {
         out.push_back(json::object{{"type", "session"}, {"agent_session_id", str(o, "thread_id")}});

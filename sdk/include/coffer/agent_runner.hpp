@@ -56,6 +56,26 @@ public:
         ++ignored;
         if (ignored_types.size() < 8) ignored_types.emplace_back(type.substr(0, 64));
     }
+
+    // The line as a JSON object (kept in `storage`); a line that is not one becomes a "warning"
+    // event with its start, and null.
+    static json::object* object_line(std::string_view line, json::value& storage, std::vector<json::object>& out) {
+        boost::system::error_code ec;
+        storage = json::parse(line, ec);
+        if (!ec && storage.is_object()) return &storage.as_object();
+        out.push_back(json::object{{"type", "warning"}, {"message", "the agent printed a line that is not JSON"},
+                                   {"line", preview(std::string(line.substr(0, 200)))}});
+        return nullptr;
+    }
+
+    // At most 500 bytes of `s`, cut between characters, "…" when cut (tool outputs, bad lines).
+    static std::string preview(std::string s) {
+        constexpr std::size_t kMax = 500;
+        if (s.size() <= kMax) return s;
+        std::size_t cut = kMax;
+        while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // whole characters
+        return s.substr(0, cut) + "…";
+    }
 };
 
 struct Command {
