@@ -1,6 +1,7 @@
 #include "api/credential_routes.hpp"
 
 #include "api/body.hpp"
+#include "api/route_helpers.hpp"
 
 #include "resource/model.hpp"
 
@@ -15,10 +16,7 @@ using core::Error;
 
 namespace {
 
-std::string actor_of(const http::Request& r) {
-    auto* a = r.header("x-coffer-actor");
-    return resource::to_string(resource::actor_from(a ? *a : std::string()));
-}
+constexpr auto actor_of = request_actor_name;
 
 Error invalid(std::string pointer, std::string message) {
     auto text = message;

@@ -2,6 +2,7 @@
 #include "api/api.hpp"
 
 #include "api/body.hpp"
+#include "api/route_helpers.hpp"
 
 #include "resource/audit.hpp"
 #include "resource/retention.hpp"
@@ -15,15 +16,7 @@ using core::Error;
 
 namespace {
 
-resource::Actor actor(const http::Request& r) {
-    auto* a = r.header("x-coffer-actor");
-    return resource::actor_from(a ? *a : std::string());
-}
-
-template <typename T> core::Result<Reply> wrap(core::Result<T> r, const char* key, int status = 200) {
-    if (!r) return std::move(r).error();
-    return Reply{status, json::object{{key, std::move(r).value()}}};
-}
+constexpr auto actor = request_actor;
 
 }  // namespace
 

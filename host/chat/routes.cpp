@@ -1,6 +1,7 @@
 #include "chat/routes.hpp"
 
 #include "api/body.hpp"
+#include "api/route_helpers.hpp"
 #include "chat/sse_stream.hpp"
 #include "resource/model.hpp"
 
@@ -15,15 +16,8 @@ using core::Error;
 
 namespace {
 
-resource::Actor actor(const http::Request& r) {
-    auto* a = r.header("x-coffer-actor");
-    return resource::actor_from(a ? *a : std::string());
-}
-
-template <typename T> core::Result<Reply> wrap(core::Result<T> r, const char* key, int status = 200) {
-    if (!r) return std::move(r).error();
-    return Reply{status, json::object{{key, std::move(r).value()}}};
-}
+using api::wrap;
+constexpr auto actor = api::request_actor;
 
 core::Result<Reply> reply(core::Result<json::object> r, int status = 200) {
     if (!r) return std::move(r).error();

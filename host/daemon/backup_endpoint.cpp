@@ -1,6 +1,7 @@
 #include "daemon/backup_endpoint.hpp"
 
 #include "api/body.hpp"
+#include "api/route_helpers.hpp"
 #include "backup/backup.hpp"
 #include "core/log.hpp"
 #include "resource/audit.hpp"
@@ -99,8 +100,7 @@ void BackupEndpoint::handle(http::Request&& req, http::Respond respond) {
     auto request = std::move(parsed).value();
     request.vault = vault_;
     request.coffer_version = version_;
-    auto* a = req.header("x-coffer-actor");
-    std::string actor = resource::to_string(resource::actor_from(a ? *a : std::string()));
+    std::string actor = api::request_actor_name(req);
 
     boost::asio::post(service_, [this, request = std::move(request), actor, respond]() mutable {
         auto audit = [this, actor](const char* type, const std::string& target, json::object payload) {

@@ -1,6 +1,7 @@
 #include "daemon/curation_routes.hpp"
 
 #include "api/body.hpp"
+#include "api/route_helpers.hpp"
 #include "core/clock.hpp"
 #include "curation/invocations.hpp"
 #include "mcp/names.hpp"
@@ -170,8 +171,7 @@ void add_curation_routes(api::Api& api, CurationDeps deps) {
                           if (!res) return res.error();
                           auto name = capability_name(r, *t, server);
                           if (!name) return name.error();
-                          auto* a = r.header("x-coffer-actor");
-                          auto actor = resource::to_string(resource::actor_from(a ? *a : std::string()));
+                          auto actor = api::request_actor_name(r);
                           auto e = d->curator.set(server, *t, *name, enable, actor);
                           if (!e) return e.error();
                           auto o = entry_json(*t, server, *name, &*e, auto_enable_of(*res));
