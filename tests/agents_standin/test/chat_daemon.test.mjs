@@ -8,7 +8,7 @@
 // gets the replay; during its turn the agent calls a Coffer tool through the installed shim entry;
 // the next turn resumes the same agent session; three messages sent during a turn run in order;
 // interrupt mid-turn → `interrupted`, queue paused, no process of the agent left; a failing model
-// API → an error turn. Needs COFFER_BIN_DIR (ctest sets it).
+// API and a crashing agent → error turns. Needs COFFER_BIN_DIR (ctest sets it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -260,7 +260,7 @@ test('claude_code through the daemon: two live subscribers, a Coffer tool via th
     });
 });
 
-test('claude_code through the daemon: interrupt of the first turn (whole process tree, queue paused), resume after it, FIFO queue, an API error', { timeout: 300000, skip }, async () => {
+test('claude_code through the daemon: interrupt of the first turn (whole process tree, queue paused), resume after it, FIFO queue, an API error, a crash', { timeout: 300000, skip }, async () => {
     const script = [
         { match: 'slow one', text: ['Taking ', 'my ', 'time ', 'here.'], delay_ms: 400 },
         { match: 'queued A', text: ['A done.'] },
@@ -269,6 +269,7 @@ test('claude_code through the daemon: interrupt of the first turn (whole process
         { match: 'hang here', hang: true },
         { match: 'after the interrupt', text: ['Back again.'] },
         { match: 'fail please', status: 500, message: 'stand-in overloaded' },
+        { match: 'crash now', hang: true },
     ];
     await withDaemon(script, async ({ sandbox, standin, daemon }) => {
         const mark = `COFFER_E2E_MARK=${crypto.randomUUID()}`;
@@ -321,13 +322,26 @@ test('claude_code through the daemon: interrupt of the first turn (whole process
             ['slow one', 'queued A', 'queued B', 'queued C']);
         assert.match(JSON.stringify(standin.turns('anthropic').at(-1).body.messages), /Back again\./, 'the same session all along');
 
-
         // The model API fails: the turn ends as an error that says why.
         await send(daemon, id, 'fail please');
         await until(() => completions(s.events).length === 7, { timeoutMs: 120000, what: 'the failing turn' });
         const failed = completions(s.events)[6];
         assert.equal(failed.status, 'error', JSON.stringify(failed));
         assert.match(JSON.stringify(failed), /500|overloaded/);
+
+        // The agent crashes mid-turn (SIGSEGV to the CLI): an error turn with the reason, nothing left.
+        await send(daemon, id, 'crash now');
+        await until(() => standin.turns('anthropic').some((t) => /crash now/.test(t.user_text)), { what: 'the request before the crash' });
+        const leaders = processesMarked(mark).filter((pid) => {
+            try { return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[2] === String(pid); } catch { return false; }
+        });
+        assert.equal(leaders.length, 1, 'one process-group leader: the CLI the driver started');
+        process.kill(leaders[0], 'SIGSEGV');
+        await until(() => completions(s.events).length === 8, { timeoutMs: 60000, what: 'the crashed turn' });
+        const crashed = completions(s.events)[7];
+        assert.equal(crashed.status, 'error', JSON.stringify(crashed));
+        assert.match(crashed.error ?? '', /signal|exited|without finishing/, JSON.stringify(crashed));
+        assert.deepEqual(processesMarked(mark), []);
         // Exactly one turn.completed per turn.started, all along.
         assert.equal(ofType(s.events, 'turn.started').length, completions(s.events).length);
         await s.close();
