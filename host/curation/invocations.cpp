@@ -2,6 +2,7 @@
 
 #include "core/clock.hpp"
 #include "core/log.hpp"
+#include "resource/audit.hpp"
 
 #include <boost/asio/post.hpp>
 #include <boost/json.hpp>
@@ -75,7 +76,7 @@ void InvocationLog::write(std::size_t from, std::size_t to) {
         return;
     }
     auto st = db_.prepare("INSERT INTO mcp_invocations (ts_ms, session, agent, server, type, target, duration_ms, "
-                          "outcome, error_code) VALUES (?,?,?,?,?,?,?,?,?)");
+                          "outcome, error_code, retried) VALUES (?,?,?,?,?,?,?,?,?,?)");
     if (!st) {
         core::log::error("invocation log: cannot prepare", {{"error", st.error().message}});
         dropped_ += n;
@@ -86,11 +87,16 @@ void InvocationLog::write(std::size_t from, std::size_t to) {
         st->reset();
         st->bind(1, i.ts_ms).bind(2, i.session).bind(3, i.agent).bind(4, i.server).bind(5, to_string(i.type));
         st->bind(6, i.target).bind(7, i.duration_ms).bind(8, i.outcome).bind(9, i.error_code);
+        st->bind(10, static_cast<std::int64_t>(i.retried ? 1 : 0));
         if (auto r = st->run(); !r) {
             core::log::error("invocation log: insert failed", {{"error", r.error().message}});
             dropped_ += n;
             return;
         }
+        if (i.retried)  // what the gateway did on its own is audited (docs/decisions/0037-safe-retry.md)
+            resource::record_audit(db_, i.agent.empty() ? std::string_view("mcp") : std::string_view(i.agent),
+                                   "mcp.call.retried", i.target,
+                                   json::object{{"server", i.server}, {"session", i.session}, {"outcome", i.outcome}});
     }
     if (auto r = tx.commit(); !r) {
         core::log::error("invocation log: commit failed", {{"error", r.error().message}});
@@ -101,8 +107,8 @@ void InvocationLog::write(std::size_t from, std::size_t to) {
 }
 
 core::Result<json::array> list_invocations(store::Database& db, const std::optional<std::string>& server, int limit) {
-    std::string sql = "SELECT id, ts_ms, session, agent, server, type, target, duration_ms, outcome, error_code "
-                      "FROM mcp_invocations";
+    std::string sql = "SELECT id, ts_ms, session, agent, server, type, target, duration_ms, outcome, error_code, "
+                      "retried FROM mcp_invocations";
     if (server) sql += " WHERE server = ?";
     sql += " ORDER BY id DESC LIMIT ?";
     auto st = db.prepare(sql);
@@ -124,7 +130,8 @@ core::Result<json::array> list_invocations(store::Database& db, const std::optio
                                    {"target", st->text(6)},
                                    {"duration_ms", st->int64(7)},
                                    {"outcome", st->text(8)},
-                                   {"error_code", st->is_null(9) ? json::value(nullptr) : json::value(st->int64(9))}});
+                                   {"error_code", st->is_null(9) ? json::value(nullptr) : json::value(st->int64(9))},
+                                   {"retried", st->int64(10) != 0}});
     }
     return out;
 }

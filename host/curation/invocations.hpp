@@ -44,6 +44,7 @@ struct Invocation {
     std::int64_t duration_ms = 0;
     std::string outcome;
     std::optional<std::int64_t> error_code;
+    bool retried = false;  // sent a second time after its upstream exited (also an audit row)
 };
 
 class InvocationLog {

@@ -124,6 +124,7 @@ void Session::end_invocation(const std::shared_ptr<Exchange>& ex, std::string_vi
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - tr->start).count();
     inv.outcome = std::string(outcome);
     inv.error_code = code;
+    inv.retried = tr->retried;
     env_.invocations->record(std::move(inv));
 }
 

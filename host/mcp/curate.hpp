@@ -30,6 +30,7 @@ struct Tracked {
     std::int64_t ts_ms = 0;
     std::chrono::steady_clock::time_point start;
     bool logged = false;
+    bool retried = false;  // sent again after its upstream exited (mcp/retry.hpp)
 };
 
 namespace curate {

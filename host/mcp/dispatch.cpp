@@ -230,16 +230,23 @@ void Session::route(const std::shared_ptr<Exchange>& ex, const resource::Provide
                     json::object{{"server", p.name}});
     }
     ex->link = link;
-    ex->call = link->request(method, json::serialize(params), ex,
-                             [w = weak_from_this(), wex = std::weak_ptr<Exchange>(ex)](std::string r, std::string e) {
-                                 auto self = w.lock();
-                                 auto x = wex.lock();
-                                 if (self && x) self->complete(x, r, e);
-                             });
+    auto text = json::serialize(params);
+    if (method == "tools/call") ex->sent_params = text;
+    send(ex, *link, method, text);
+}
+
+void Session::send(const std::shared_ptr<Exchange>& ex, Link& link, const std::string& method, const std::string& params) {
+    ex->call = link.request(method, params, ex,
+                            [w = weak_from_this(), wex = std::weak_ptr<Exchange>(ex)](std::string r, std::string e) {
+                                auto self = w.lock();
+                                auto x = wex.lock();
+                                if (self && x) self->complete(x, r, e);
+                            });
 }
 
 void Session::complete(const std::shared_ptr<Exchange>& ex, const std::string& result, const std::string& error) {
     ex->call = nullptr;
+    if (!error.empty() && retry_after_exit(ex, error)) return;
     end_invocation(ex, result, error);
     if (auto in = ex->input) {  // 2026-07-28: answered input_required already; a retry may be waiting
         if (auto retry = in->waiting) {

@@ -63,6 +63,8 @@ struct Exchange {
     bool cancelled = false;
     std::shared_ptr<InputWait> input;  // 2026-07-28: parked for a retry
     std::shared_ptr<Tracked> tracked;  // a call the invocation log records (G-23; mcp/curate.hpp)
+    std::string sent_params;  // tools/call: the params as routed, for the one safe retry (mcp/retry.hpp)
+    bool retried = false;
 };
 
 }  // namespace coffer::mcp

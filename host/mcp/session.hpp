@@ -145,6 +145,9 @@ private:
     void route_completion(const std::shared_ptr<Exchange>& ex, boost::json::object params);
     void listen(const std::shared_ptr<Exchange>& ex, const boost::json::object& params);
     void complete(const std::shared_ptr<Exchange>& ex, const std::string& result, const std::string& error);
+    void send(const std::shared_ptr<Exchange>& ex, Link& link, const std::string& method, const std::string& params);
+    // retry.cpp: sends a tools/call once more when its upstream exited and the tool is safe to repeat.
+    bool retry_after_exit(const std::shared_ptr<Exchange>& ex, const std::string& error);
     void answer(const std::shared_ptr<Exchange>& ex, const std::string& message, int http_status = 200);
     void fail(const std::shared_ptr<Exchange>& ex, int code, std::string_view message,
               const boost::json::value& data = nullptr, int http_status = 200);

@@ -114,6 +114,10 @@ const std::vector<const char*>& steps() {
         CREATE INDEX conversation_turns_running ON conversation_turns (status);
         CREATE INDEX conversation_turns_by_conversation ON conversation_turns (conversation_id, started_at);
         )sql",
+        // 5: a tools/call the gateway sent again after its upstream exited (docs/decisions/0037).
+        R"sql(
+        ALTER TABLE mcp_invocations ADD COLUMN retried INTEGER NOT NULL DEFAULT 0;
+        )sql",
     };
     return s;
 }

@@ -6,6 +6,8 @@
 //   --fail-initialize   answer initialize with an error
 //   --init-delay MS     answer initialize after MS milliseconds
 //   --tools-file PATH   re-read at every tools/list and call: NAME adds a tool, -NAME hides one
+//   --calls-log PATH    append each tools/call's tool name as a line (before it runs); the
+//                       crash_once_* tools exit the first time they find no earlier line of theirs
 //   --stderr TEXT       write TEXT to stderr at start
 //   --exit-at-start N   exit with status N at once (after --stderr)
 //   --require-env NAME=SHA256     stdio: exit 3 at start unless $NAME is set to a value with that
@@ -77,6 +79,7 @@ int main(int argc, char** argv) {
         else if (a == "--fail-initialize") opts.fail_initialize = true;
         else if (a == "--init-delay") opts.init_delay_ms = std::atoi(next().c_str());
         else if (a == "--tools-file") opts.tools_file = next();
+        else if (a == "--calls-log") opts.calls_log = next();
         else if (a == "--stderr") std::cerr << next() << std::endl;
         else if (a == "--exit-at-start") std::exit(std::atoi(next().c_str()));
         else if (a == "--require-env" || a == "--require-header") {

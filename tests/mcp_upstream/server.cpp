@@ -65,6 +65,18 @@ json::array Server::tool_list() const {
     add("big", "Returns a text of `bytes` bytes", schema({{"bytes", "integer"}}));
     add("fail", "Returns a tool error (isError)", schema({}));
     add("stats", "Returns what the server saw: initialized, protocol version, cancelled requests, notifications, roots", schema({}));
+    // Listed with --calls-log only: exit without answering on the first call, answer on the next (after a
+    // restart). Their annotations decide whether a gateway may retry them.
+    auto crash_once = [&](const char* name, json::object annotations) {
+        add(name, "Exits on its first call (with --calls-log), answers afterwards", schema({}));
+        t.back().as_object()["annotations"] = std::move(annotations);
+    };
+    if (!opts_.calls_log.empty()) {
+        crash_once("crash_once_readonly", json::object{{"readOnlyHint", true}});
+        crash_once("crash_once_idempotent", json::object{{"readOnlyHint", false}, {"idempotentHint", true}, {"destructiveHint", false}});
+        crash_once("crash_once_destructive", json::object{{"readOnlyHint", false}, {"destructiveHint", true}});
+        crash_once("crash_once_plain", json::object{});
+    }
     if (extra_) add("extra", "Exists only after toggle", schema({}));
     auto lines = tools_file_lines();
     auto hidden = [&](const json::value& v) {
@@ -264,6 +276,18 @@ void Server::progress_step(json::value token, json::value id, std::int64_t i, st
 
 void Server::call_tool(const json::value& id, const std::string& name, const json::object& args,
                        const json::object& params, const std::shared_ptr<Peer>& out) {
+    if (!opts_.calls_log.empty()) {
+        int earlier = 0;
+        {
+            std::ifstream in(opts_.calls_log);
+            for (std::string line; std::getline(in, line);) earlier += line == name;
+        }
+        std::ofstream(opts_.calls_log, std::ios::app) << name << '\n' << std::flush;
+        if (name.rfind("crash_once_", 0) == 0) {
+            if (earlier == 0) std::_Exit(3);
+            return reply(out, id, text_result(name + " ran " + std::to_string(earlier + 1) + " times"));
+        }
+    }
     for (auto& l : tools_file_lines()) {
         if (l == name) return reply(out, id, text_result(name + " ok"));
         if (l[0] == '-' && l.substr(1) == name) return error(out, id, -32602, "unknown tool " + name);

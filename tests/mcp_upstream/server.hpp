@@ -37,6 +37,9 @@ struct Options {
     // HTTP: every request must carry these headers, each with a value whose SHA-256 (lower-case
     // hex) is given; otherwise 401 (the secret itself never appears on the command line).
     std::vector<std::pair<std::string, std::string>> required_headers;
+    // Every tools/call appends its tool name as a line here before it runs (the upstream's own
+    // record of what it ran, e.g. to prove a call ran once or twice).
+    std::string calls_log;
 };
 
 using coffer::sha256_hex;  // lower-case hex SHA-256 of a text (coffer/sha256.hpp)

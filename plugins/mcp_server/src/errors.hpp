@@ -3,6 +3,7 @@
 #pragma once
 
 #include <coffer/jsonrpc_codes.hpp>
+#include <coffer/mcp_reasons.hpp>
 
 #include <boost/json.hpp>
 
@@ -19,20 +20,8 @@ inline constexpr int kInternal = jsonrpc::code::internal_error;
 inline constexpr int kCancelled = jsonrpc::code::request_cancelled;  // the client cancelled (the host discards the answer)
 }  // namespace err
 
-// Stable reasons in error.data.reason.
-namespace reason {
-inline constexpr std::string_view unhealthy = "unhealthy";
-inline constexpr std::string_view runner_not_installed = "runner_not_installed";
-inline constexpr std::string_view start_failed = "start_failed";
-inline constexpr std::string_view upstream_exited = "upstream_exited";
-inline constexpr std::string_view timeout = "timeout";
-inline constexpr std::string_view cancelled = "cancelled";
-inline constexpr std::string_view closed = "closed";
-inline constexpr std::string_view disabled = "disabled";
-inline constexpr std::string_view credentials = "credential_unresolved";
-inline constexpr std::string_view http_error = "http_error";
-inline constexpr std::string_view protocol = "protocol_error";
-}  // namespace reason
+// Stable reasons in error.data.reason: the SDK's table (the gateway reads upstream_exited).
+namespace reason = coffer::mcp_reason;
 
 // {"code":…,"message":…,"data":{"reason":…, …extra}} as text.
 inline std::string rpc_error(int code, std::string_view message, std::string_view why,
