@@ -46,7 +46,9 @@ json::object channel_view(ChannelDeps& d, json::object r) {
     else if (!core["receiving"].as_bool())
         health = "not receiving: " + (core.contains("error") ? std::string(core["error"].as_string()) : std::string("the adapter is not running"));
     else if (auto* s = adapter_status.if_object())
-        if (auto* h = s->if_contains("health"); h && h->is_string() && !h->as_string().empty()) health = std::string(h->as_string());
+        if (auto* p = s->if_contains("plugin"); p && p->is_object())
+            if (auto* h = p->as_object().if_contains("health"); h && h->is_string() && !h->as_string().empty())
+                health = std::string(h->as_string());
     o["health"] = health;
     for (auto key : {"owner", "pairing", "counters", "capabilities", "inbox"})
         if (auto* v = core.if_contains(key)) o[key] = *v;

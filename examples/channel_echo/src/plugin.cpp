@@ -59,10 +59,10 @@ class EchoKind : public sdk::Kind {
 public:
     std::string name() const override { return "channel_echo"; }
     std::string schema() const override {
-        return R"({"type":"object","additionalProperties":false,"required":["agent"],"properties":{
+        return R"json({"type":"object","additionalProperties":false,"required":["agent"],"properties":{
             "agent":{"type":"string","minLength":1,"description":"the agent its messages go to"},
             "cwd":{"type":"string","description":"the working folder of its conversations"},
-            "port":{"type":"integer","minimum":0,"maximum":65535,"description":"TCP port on 127.0.0.1 (0: any free one, shown in status)"}}})";
+            "port":{"type":"integer","minimum":0,"maximum":65535,"description":"TCP port on 127.0.0.1 (0: any free one, shown in status)"}}})json";
     }
     bool is_channel() const override { return true; }
     std::unique_ptr<sdk::Instance> create(const sdk::ResourceInfo&) override { return std::make_unique<EchoChannel>(); }
