@@ -109,7 +109,8 @@ std::string markdown_to_html(std::string_view md) {
         if (!fence.empty()) {
             if (is_fence && trimmed.substr(0, fence.size()) == fence) {
                 out += code;
-                out += "</code></pre>\n";
+                out += "</code></pre>";
+                if (nl != std::string_view::npos) out += '\n';
                 fence.clear();
                 code.clear();
             } else {

@@ -232,3 +232,23 @@ BOOST_FIXTURE_TEST_CASE(a_long_answer_is_chunked_without_breaking_code_blocks, E
         BOOST_TEST((at != std::string::npos && joined.find(line, at + 1) == std::string::npos), line);
     }
 }
+
+BOOST_FIXTURE_TEST_CASE(a_daemon_killed_mid_turn_answers_once_after_restart, EchoFixture) {
+    pair_owner();
+    send_acked(kOwner, kOwnerChat, "before the kill hang=3000");
+    client->until("TYPING");
+    d.kill9();
+    client.reset();
+    BOOST_REQUIRE(d.start());
+    auto port = status().at("status").at("plugin").at("port").as_int64();
+    client = std::make_unique<LineClient>(static_cast<std::uint16_t>(port));
+    // The kept message goes to the agent again (its turn died with the daemon) and is answered once.
+    client->until("SEND", "echo: before the kill", std::chrono::seconds(40));
+    expect_silence(std::chrono::milliseconds(1500));
+    auto conversations = req("GET", "/api/v1/conversations", "", 200).at("conversations").as_array();
+    BOOST_REQUIRE_EQUAL(conversations.size(), 1u);
+    BOOST_TEST(status().at("inbox").at("waiting").as_int64() == 0);
+    // The owner is still the owner, and a new message still works.
+    send_acked(kOwner, kOwnerChat, "after");
+    client->until("SEND", "echo: after");
+}

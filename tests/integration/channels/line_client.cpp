@@ -108,7 +108,9 @@ std::vector<Line> LineClient::until(const std::string& verb, const std::string& 
         out.push_back(*l);
         if (l->verb == verb && l->text.find(needle) != std::string::npos) return out;
     }
-    throw std::runtime_error("no " + verb + " line containing '" + needle + "' (" + std::to_string(out.size()) + " lines before)");
+    std::string seen;
+    for (auto& l : out) seen += "\n  " + l.verb + " " + l.chat + " " + l.ref + " " + l.text.substr(0, 120);
+    throw std::runtime_error("no " + verb + " line containing '" + needle + "'; before it:" + seen);
 }
 
 }  // namespace coffer::test
