@@ -1,5 +1,5 @@
 // Splits an answer into messages no longer than a platform allows, in the platform's own units
-// (UTF-16 code units for Telegram, code points or bytes elsewhere), chosen by capability. It
+// (UTF-16 code units, code points or bytes, as the adapter declares), chosen by capability. It
 // prefers paragraph boundaries, never cuts a UTF-8 sequence or a surrogate pair, and never leaves
 // a code block open: a fenced block that must be split is closed at the end of one message and
 // reopened (with its language) at the start of the next, so every message renders on its own.

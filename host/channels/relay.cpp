@@ -151,7 +151,7 @@ void Service::typing_tick(const std::string& conversation) {
     auto live = live_.find(b.channel_uid);
     if (live == live_.end()) return;
     typing(b.channel_uid, b.chat, b.thread);
-    // Refreshed a second before the platform's indicator lapses (Telegram: 5 s → every 4 s).
+    // Refreshed a second before the platform's indicator lapses (a 5 s indicator → every 4 s).
     auto every = std::max(live->second.caps.typing_ttl - std::chrono::milliseconds(1000), std::chrono::milliseconds(1000));
     if (!b.typing_timer) b.typing_timer = std::make_unique<boost::asio::steady_timer>(service_);
     b.typing_timer->expires_after(every);
