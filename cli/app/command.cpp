@@ -39,6 +39,7 @@ Registry make_registry() {
     register_credential_commands(r);
     register_agent_commands(r);
     register_chat_commands(r);
+    register_channel_commands(r);
     register_audit_commands(r);
     register_retention_commands(r);
     register_backup_commands(r);

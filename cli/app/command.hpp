@@ -90,6 +90,7 @@ void register_credential_commands(Registry& registry);
 void register_agent_commands(Registry& registry);
 void register_agent_mcp_commands(Registry& registry);
 void register_chat_commands(Registry& registry);
+void register_channel_commands(Registry& registry);
 
 // Every command of the CLI.
 Registry make_registry();

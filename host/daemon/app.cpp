@@ -226,6 +226,11 @@ core::Result<void> App::start_chat() {
     auto* orchestrator = chat_.get();
     plugin::set_turn_sink(std::make_shared<const plugin::TurnSink>(
         [orchestrator](std::uint64_t turn, json::object event) { return orchestrator->on_driver_event(turn, std::move(event)); }));
+    // IM channels (ADR 0035): adapters already started get their channel now, later ones when
+    // the lifecycle publishes them; messages a previous daemon kept but did not answer go on.
+    channels_ = std::make_unique<channels::Service>(*db_, *resources_, *chat_, bus_, svc_.get_executor(),
+                                                    to_service_->sender(), channels::Service::Options{});
+    channels_->start();
     return {};
 }
 
@@ -234,7 +239,7 @@ core::Result<void> App::start_http() {
     api_ = std::make_unique<api::Api>(api::Context{*this, *resources_, *registry_, *db_}, svc_.get_executor());
     backup_ = std::make_unique<BackupEndpoint>(opt_.home, svc_.get_executor(), *db_, COFFER_VERSION);
     add_surfaces(*api_, SurfaceDeps{*resources_, *registry_, *gateway_, *curation_, *credentials_, *backup_, *db_,
-                                    svc_.get_executor(), *chat_, net_.get_executor(),
+                                    svc_.get_executor(), *chat_, *channels_, net_.get_executor(),
                                     std::chrono::milliseconds(opt_.chat_heartbeat_ms)});
     server_ = std::make_unique<http::Server>(
         net_, [this](http::Request&& r, http::Respond respond) { api_->handle(std::move(r), std::move(respond)); },
@@ -345,6 +350,7 @@ void App::shutdown() {
     boost::asio::post(svc_, [this, &done] {
         if (retention_timer_) retention_timer_->cancel();
         if (invocations_) invocations_->flush();  // what the closed sessions recorded last
+        if (channels_) channels_->shutdown();     // adapters stop receiving before their instances stop
         if (chat_) chat_->shutdown();             // running turns recorded as failed; no more events
         plugin::set_turn_sink(nullptr);
         if (resources_) resources_->stop_all();

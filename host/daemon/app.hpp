@@ -2,6 +2,7 @@
 #pragma once
 
 #include "api/api.hpp"
+#include "channels/service.hpp"
 #include "chat/orchestrator.hpp"
 #include "events/bus.hpp"
 #include "curation/curation.hpp"
@@ -83,6 +84,7 @@ private:
     events::Bus bus_;                                  // emit() and the conversations' events
     std::unique_ptr<Handoff> to_service_;              // driver threads → the service thread
     std::unique_ptr<chat::Orchestrator> chat_;
+    std::unique_ptr<channels::Service> channels_;      // IM channels, on top of the orchestrator
     std::unique_ptr<api::Api> api_;
     std::unique_ptr<http::Server> server_;
     std::unique_ptr<BackupEndpoint> backup_;  // POST /api/v1/backup (destroyed first: joins its worker)

@@ -2,6 +2,7 @@
 #include "daemon/surfaces.hpp"
 
 #include "api/credential_routes.hpp"
+#include "channels/routes.hpp"
 #include "chat/routes.hpp"
 #include "daemon/curation_routes.hpp"
 
@@ -48,6 +49,8 @@ void add_surfaces(api::Api& api, SurfaceDeps d) {
     chat::ChatDeps chat{d.chat, d.resources, d.registry, d.network, d.chat_heartbeat};
     chat::add_agent_routes(api, chat);
     chat::add_conversation_routes(api, chat);
+    // /api/v1/channels: IM channels, their owner pairing and health.
+    channels::add_channel_routes(api, channels::ChannelDeps{d.channels, d.resources, d.registry});
     // /mcp, /sse: the gateway; /api/v1/backup: a streamed archive.
     api.mount(gateway_mount(d.gateway));
     api.mount(d.backup.mount());

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "api/api.hpp"
+#include "channels/service.hpp"
 #include "chat/orchestrator.hpp"
 #include "credential/store.hpp"
 #include "curation/curation.hpp"
@@ -30,6 +31,7 @@ struct SurfaceDeps {
     store::Database& db;
     boost::asio::any_io_executor service;  // the service thread, where routes read the store
     chat::Orchestrator& chat;
+    channels::Service& channels;
     boost::asio::any_io_executor network;  // the network thread, where event streams are written
     std::chrono::milliseconds chat_heartbeat;
 };

@@ -1,6 +1,7 @@
 #include "plugin/host_api.hpp"
 
 #include "core/log.hpp"
+#include "plugin/channels.hpp"
 #include "plugin/handles.hpp"
 #include "plugin/turns.hpp"
 
@@ -120,6 +121,20 @@ coffer_status h_turn_event(coffer_turn* turn, coffer_str event) {
         return COFFER_E_INTERNAL;
     }
 }
+coffer_status h_channel_inbound(coffer_channel* channel, coffer_str envelope, void (*ack)(void*, coffer_status), void* ctx) {
+    auto sink = current_channel_sink();
+    if (!sink || !*sink) return COFFER_E_UNSUPPORTED;
+    boost::system::error_code ec;
+    auto v = boost::json::parse(view(envelope), ec);
+    if (ec || !v.is_object() || !check_envelope(v.as_object()).empty()) return COFFER_E_INVALID;
+    ChannelAck done;
+    if (ack) done = [ack, ctx](coffer_status st) { ack(ctx, st); };
+    try {
+        return (*sink)(channel_number(channel), std::move(v.as_object()), std::move(done));
+    } catch (...) {
+        return COFFER_E_INTERNAL;
+    }
+}
 }  // namespace
 
 const coffer_host_api* host_api() {
@@ -142,6 +157,7 @@ const coffer_host_api* host_api() {
         a.child_exited = &h_child_exited;
         a.credential_resolve = &h_credential_resolve;
         a.turn_event = &h_turn_event;
+        a.channel_inbound = &h_channel_inbound;
         return a;
     }();
     return &api;

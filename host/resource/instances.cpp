@@ -46,6 +46,7 @@ core::Result<void> Instances::create(plugin::Kind& kind, const Resource& r) {
 
 void Instances::publish(const Live& l) {
     if (l.started && l.kind->fns.agent) agents_.publish(*l.kind, l.uid, l.name, l.inst);
+    if (l.started && l.kind->fns.channel) channels_.publish(*l.kind, l.uid, l.name, l.inst);
     if (l.started && l.kind->fns.mcp) providers_.publish(*l.kind, l.uid, l.name, l.scope, l.inst, l.auto_enable_new);
 }
 
@@ -78,6 +79,7 @@ void Instances::start(Live& l, const std::string& ref) {
 void Instances::stop(Live& l, const std::string& ref) {
     providers_.retire(l.uid);  // closes every gateway session on it first (blocks until done)
     agents_.retire(l.uid);     // no new turn reaches it; its running turns end through the plugin's stop
+    channels_.retire(l.uid);   // the channel core stops receiving on it first
     if (!l.started) return;
     l.started = false;
     if (!l.kind->fns.stop) return;

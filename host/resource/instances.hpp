@@ -5,6 +5,7 @@
 #include "plugin/plugin.hpp"
 #include "resource/model.hpp"
 #include "resource/agents.hpp"
+#include "resource/channels.hpp"
 #include "resource/providers.hpp"
 
 #include <boost/json/array.hpp>
@@ -36,6 +37,8 @@ public:
     Providers& providers() { return providers_; }
     // The started instances that are agents (ABI 1.5), for the conversation orchestrator.
     Agents& agents() { return agents_; }
+    // The started instances that are channel adapters (ABI 1.6), for the channel core.
+    Channels& channels() { return channels_; }
 
 private:
     struct Live {
@@ -53,6 +56,7 @@ private:
     std::map<std::string, Live> live_;
     Providers providers_;
     Agents agents_;
+    Channels channels_;
 };
 
 }  // namespace coffer::resource

@@ -44,6 +44,8 @@ public:
     Providers& providers() { return instances_.providers(); }
     // The started instances that are agents (thread-safe).
     Agents& agents() { return instances_.agents(); }
+    // The started instances that are channel adapters (ABI 1.6).
+    Channels& channels() { return instances_.channels(); }
 
 private:
     core::Result<Resource> load(const std::string& kind, const std::string& name);

@@ -118,6 +118,47 @@ const std::vector<const char*>& steps() {
         R"sql(
         ALTER TABLE mcp_invocations ADD COLUMN retried INTEGER NOT NULL DEFAULT 0;
         )sql",
+        // 6: IM channels (CH-1…CH-5): the paired owner of each channel, the pending pairing code (a
+        // hash, never the code) with its attempt count and lockout, each chat's conversation, and
+        // the inbox — every message the gate kept, written before the adapter commits its
+        // platform offset, so a restart neither loses nor repeats one.
+        R"sql(
+        CREATE TABLE channel_owners (
+            channel_uid TEXT PRIMARY KEY,
+            sender TEXT NOT NULL,
+            chat TEXT NOT NULL,
+            sender_name TEXT NOT NULL DEFAULT '',
+            paired_at TEXT NOT NULL
+        );
+        CREATE TABLE channel_pairing (
+            channel_uid TEXT PRIMARY KEY,
+            code_hash TEXT,
+            expires_at_ms INTEGER NOT NULL DEFAULT 0,
+            failed INTEGER NOT NULL DEFAULT 0,
+            locked_until_ms INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE channel_chats (
+            channel_uid TEXT NOT NULL,
+            chat TEXT NOT NULL,
+            conversation_id TEXT NOT NULL,
+            PRIMARY KEY (channel_uid, chat)
+        );
+        CREATE TABLE channel_inbox (
+            channel_uid TEXT NOT NULL,
+            key TEXT NOT NULL,
+            chat TEXT NOT NULL,
+            sender TEXT NOT NULL,
+            thread TEXT,
+            text TEXT NOT NULL,
+            status TEXT NOT NULL,
+            conversation_id TEXT,
+            message_id TEXT,
+            received_ms INTEGER NOT NULL,
+            PRIMARY KEY (channel_uid, key)
+        );
+        CREATE INDEX channel_inbox_open ON channel_inbox (channel_uid, status);
+        CREATE INDEX channel_inbox_message ON channel_inbox (message_id);
+        )sql",
     };
     return s;
 }

@@ -11,6 +11,7 @@
 //   child        start a grandchild (same process group) that sleeps
 //   noise        a line that is not JSON and events of unknown types
 //   stamp        each text delta is the wall-clock time it was printed ("<µs since the epoch>;")
+//   long=N       the answer grows by N bytes of Markdown: paragraphs and fenced code blocks
 // The session id is new on every run: "s-<pid>", or "<resumed id>+" when resuming (Claude Code
 // may hand back a new id on --resume). With FAKE_AGENT_LOG set, one JSON line per run is appended
 // there: start time (µs since the epoch), pid, process group, argv, cwd, grandchild pid.
@@ -54,7 +55,7 @@ void nap(int ms) {
 }
 
 struct Script {
-    int chunks = 3, sleep_ms = 10, hang_ms = 0;
+    int chunks = 3, sleep_ms = 10, hang_ms = 0, long_bytes = 0;
     bool tool = false, stamp = false, crash = false, fail = false, ignore_int = false, ignore_term = false, child = false, noise = false;
 };
 
@@ -70,6 +71,7 @@ Script parse(const std::string& prompt) {
         num("chunks", s.chunks);
         num("sleep", s.sleep_ms);
         num("hang", s.hang_ms);
+        num("long", s.long_bytes);
         s.tool |= w == "tool";
         s.crash |= w == "crash";
         s.fail |= w == "fail";
@@ -81,6 +83,21 @@ Script parse(const std::string& prompt) {
     }
     if (s.chunks < 1) s.chunks = 1;
     return s;
+}
+
+// `n` bytes (about) of Markdown: numbered paragraphs, every third one followed by a fenced code
+// block of 40 numbered lines, so that a long answer has blocks a chunker must not break.
+std::string long_markdown(int n) {
+    std::string out;
+    for (int i = 1; static_cast<int>(out.size()) < n; ++i) {
+        out += "\n\nParagraph " + std::to_string(i) + ": the quick brown fox jumps over the lazy dog, again and again.";
+        if (i % 3 == 0) {
+            out += "\n\n```cpp\n";
+            for (int l = 1; l <= 40; ++l) out += "int line_" + std::to_string(i) + "_" + std::to_string(l) + " = " + std::to_string(l) + ";\n";
+            out += "```";
+        }
+    }
+    return out;
 }
 
 std::vector<std::string> split(const std::string& text, int n) {
@@ -122,7 +139,7 @@ int claude(const std::vector<std::string>& args, const Script& sc, const std::st
         line(R"({"type":"tool_progress","tool_use_id":"x","elapsed":1})");
         line(R"({"type":"system","subtype":"hook_started","hook":"x"})");
     }
-    std::string text = "echo: " + prompt;
+    std::string text = "echo: " + prompt + long_markdown(sc.long_bytes);
     line(R"({"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1"}},"session_id":")" + sid + "\"}");
     for (auto piece : split(text, sc.chunks)) {
         nap(sc.sleep_ms);
@@ -167,7 +184,7 @@ int codex(const Script& sc, const std::string& prompt, const std::string& resume
         line(R"({"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"bash -lc ls","aggregated_output":"a.txt\nb.txt\n","exit_code":0,"status":"completed"}})");
     }
     nap(sc.sleep_ms);
-    std::string text = "echo: " + prompt;
+    std::string text = "echo: " + prompt + long_markdown(sc.long_bytes);
     line(R"({"type":"item.completed","item":{"id":"item_3","type":"agent_message","text":")" + esc(text) + "\"}}");
     nap(sc.hang_ms);
     if (sc.crash) {

@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 #define COFFER_ABI_MAJOR 1
-#define COFFER_ABI_MINOR 5
+#define COFFER_ABI_MINOR 6
 
 #if defined(_WIN32)
 #define COFFER_EXPORT __declspec(dllexport)
@@ -69,6 +69,8 @@ typedef struct coffer_session coffer_session; /* one downstream MCP session (cli
 typedef struct coffer_call coffer_call;       /* one request the gateway routed to a provider */
 /* ABI 1.5, agent drivers: host-owned handle of one agent turn (an opaque number, never an address). */
 typedef struct coffer_turn coffer_turn;
+/* ABI 1.6, channel adapters: host-owned handle of one receiving channel (an opaque number). */
+typedef struct coffer_channel coffer_channel;
 
 /*
  * Host services. Every function is thread-safe and never blocks on the plugin.
@@ -147,6 +149,22 @@ typedef struct coffer_host_api {
        blocks (the host queues). Returns COFFER_E_INVALID for an event that is not a JSON object
        with a string "type", COFFER_E_NOT_FOUND for a spent or unknown handle (harmless). */
     coffer_status (*turn_event)(coffer_turn* turn, coffer_str event_json);
+
+    /* --- ABI 1.6: channel adapters (see coffer_channel_adapter) --- */
+    /* Hands one inbound message to the host. envelope_json is an object:
+         {"id": string      unique per message on the platform (duplicates are dropped by it),
+          "chat": string    where replies go (64-bit ids as decimal text),
+          "sender": string  the platform's stable id of the author,
+          "sender_name"?: string, "chat_type"?: "direct"|"group", "thread"?: string,
+          "text": string}.
+       The host passes it through the owner gate and, when it is kept, writes it durably; then it
+       calls ack(ack_ctx, status) exactly once, from its own thread: COFFER_OK means the host has
+       it (a dropped message included) — commit the platform's offset now; another status means
+       nothing was kept — deliver it again later. ack may be NULL. Returns COFFER_E_INVALID for a
+       malformed envelope and COFFER_E_NOT_FOUND for a channel that is not started (ack is not
+       called then). Any thread; never blocks. */
+    coffer_status (*channel_inbound)(coffer_channel* channel, coffer_str envelope_json,
+                                     void (*ack)(void* ack_ctx, coffer_status status), void* ack_ctx);
 } coffer_host_api;
 
 /*
@@ -205,6 +223,11 @@ struct coffer_kind {
     /* When this kind's instances are managed coding agents: how the host drives their turns;
        NULL otherwise. A host older than 1.5 never reads it (it copies struct_size bytes). */
     const struct coffer_agent_driver* agent;
+
+    /* --- ABI 1.6 --- */
+    /* When this kind's instances are IM channel adapters: how the host's channel core receives
+       and sends through them; NULL otherwise. */
+    const struct coffer_channel_adapter* channel;
 };
 
 /*
@@ -275,6 +298,46 @@ typedef struct coffer_agent_driver {
        status "interrupted". A turn that already ended is ignored. Must not block. Required. */
     void (*interrupt)(coffer_instance* inst, coffer_turn* turn);
 } coffer_agent_driver;
+
+/*
+ * ABI 1.6 — a channel adapter: the instances of a kind are accounts on an IM platform (a bot).
+ * The host's channel core owns everything that is the same on every platform: owner pairing, the
+ * owner gate, commands, chunking, rendering, per-conversation queues and the link to the turn
+ * orchestrator. An adapter only moves messages: it reports inbound ones through
+ * host->channel_inbound and carries out the core's send / edit / typing requests.
+ *
+ * Threading: called from the host's service thread, serialized per plugin; must not block:
+ * queue the network work on the adapter's own thread and return.
+ */
+typedef struct coffer_channel_adapter {
+    uint32_t struct_size;
+    /* The instance's capabilities as a JSON object (members absent take the default):
+         {"edit": bool (false)          the adapter can replace a sent message's text,
+          "typing": bool (false)        it can show "typing",
+          "typing_ttl_ms": int (5000)   how long one typing signal lasts (the core refreshes it),
+          "max_text": int (4000)        the longest message, in text_units,
+          "text_units": "utf16"|"codepoints"|"bytes" ("codepoints"),
+          "markdown": "plain"|"html"|"markdown" ("plain")  what `text` should be written in,
+          "threads": bool (false), "ingress": "polling"|"webhook"|"stream" ("polling")}.
+       Required. */
+    coffer_status (*capabilities)(coffer_instance* inst, coffer_reply* reply);
+    /* Starts receiving for the host's `channel` handle (after the kind's start): report each
+       message with host->channel_inbound(channel, …) until stop. Required. */
+    coffer_status (*start)(coffer_instance* inst, coffer_channel* channel, coffer_reply* reply);
+    /* Stops receiving; channel_inbound calls after it are refused. Required. */
+    void (*stop)(coffer_instance* inst);
+    /* Sends one message. request_json: {"chat","ref","text","format","plain","thread"?}:
+       `ref` is the host's name for the message (later edits use it), `text` is in `format`
+       (the capability's markdown dialect), `plain` the same text without markup, to retry with
+       when the platform refuses the markup. Queue it and return; a failed delivery is logged and
+       counted in the instance's status. Required. */
+    coffer_status (*send)(coffer_instance* inst, coffer_str request_json, coffer_reply* reply);
+    /* Replaces the text of the message sent as `ref`: {"chat","ref","text","format","plain"}.
+       An unchanged text is success. Optional (capability "edit"). */
+    coffer_status (*edit)(coffer_instance* inst, coffer_str request_json, coffer_reply* reply);
+    /* Shows "typing" in a chat for typing_ttl_ms: {"chat","thread"?}. Optional ("typing"). */
+    coffer_status (*typing)(coffer_instance* inst, coffer_str request_json, coffer_reply* reply);
+} coffer_channel_adapter;
 
 /* What the entry symbol returns. Static storage in the plugin; never freed. */
 typedef struct coffer_plugin {

@@ -16,7 +16,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstddef>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -289,6 +291,46 @@ private:
     std::shared_ptr<State> s_;
 };
 
+// ---- Channel adapters (ABI 1.6) ----
+
+// The host's handle of one receiving channel, as seen by an adapter. Copyable; inbound() may be
+// called from any thread. The ack callback runs on the host's thread once the message is the
+// host's (COFFER_OK: commit the platform offset) or was not kept (another status: deliver again).
+class Channel {
+public:
+    using Ack = std::function<void(coffer_status)>;
+    Channel() = default;
+    Channel(const coffer_host_api* api, coffer_channel* channel) : api_(api), channel_(channel) {}
+
+    // Returns the host's answer (COFFER_E_INVALID for a malformed envelope, COFFER_E_NOT_FOUND
+    // once stopped, COFFER_E_UNSUPPORTED on a host older than 1.6); ack is called only on COFFER_OK.
+    coffer_status inbound(const json::object& envelope, Ack ack = {}) const {
+        if (!supported()) return COFFER_E_UNSUPPORTED;
+        auto text = json::serialize(envelope);
+        auto* box = ack ? new Ack(std::move(ack)) : nullptr;
+        auto st = api_->channel_inbound(channel_, to_cstr(text), box ? &Channel::run_ack : nullptr, box);
+        if (st != COFFER_OK) delete box;
+        return st;
+    }
+    bool supported() const noexcept {
+        return api_ && api_->struct_size >= offsetof(coffer_host_api, channel_inbound) + sizeof(api_->channel_inbound) &&
+               api_->channel_inbound != nullptr;
+    }
+    coffer_channel* handle() const noexcept { return channel_; }
+
+private:
+    static void run_ack(void* ctx, coffer_status st) noexcept {
+        auto* f = static_cast<Ack*>(ctx);
+        try {
+            (*f)(st);
+        } catch (...) {
+        }
+        delete f;
+    }
+    const coffer_host_api* api_ = nullptr;
+    coffer_channel* channel_ = nullptr;
+};
+
 // One live resource. Override what the kind needs; defaults are no-ops.
 class Instance {
 public:
@@ -318,6 +360,21 @@ public:
     // Stop the turn's whole process tree; it still completes, as "interrupted". Must not block.
     virtual void interrupt_turn(coffer_turn* turn) { (void)turn; }
 
+    // Channel adapters (ABI 1.6): only called when the kind's is_channel() is true. None may
+    // block; requests are JSON objects as coffer_channel_adapter describes them.
+    virtual json::object channel_capabilities() { return json::object{}; }
+    virtual void channel_start(Channel channel) { (void)channel; }
+    virtual void channel_stop() {}
+    virtual void channel_send(const json::object& request) {
+        (void)request;
+        throw Error(COFFER_E_UNSUPPORTED, "this resource is not a channel");
+    }
+    virtual void channel_edit(const json::object& request) {
+        (void)request;
+        throw Error(COFFER_E_UNSUPPORTED, "this channel cannot edit messages");
+    }
+    virtual void channel_typing(const json::object& request) { (void)request; }
+
     const ResourceInfo& info() const noexcept { return info_; }
     void set_info(ResourceInfo info) { info_ = std::move(info); }
 
@@ -344,6 +401,8 @@ public:
     virtual bool provides_mcp() const { return false; }
     // True when instances are coding agents driven turn by turn (ABI 1.5).
     virtual bool drives_agent() const { return false; }
+    // True when instances are IM channel adapters (ABI 1.6).
+    virtual bool is_channel() const { return false; }
     virtual json::value kind_action(std::string_view name, const json::object& args) {
         (void)args;
         throw Error(COFFER_E_UNSUPPORTED, "unknown kind action: " + std::string(name));
@@ -608,6 +667,42 @@ inline const coffer_agent_driver* agent_table() {
     return &t;
 }
 
+inline coffer_status c_capabilities(coffer_instance* i, coffer_reply* r) {
+    return guarded(r, [&] { reply_json(r, inst(i).channel_capabilities()); return COFFER_OK; });
+}
+inline coffer_status c_start(coffer_instance* i, coffer_channel* ch, coffer_reply* r) {
+    return guarded(r, [&] { inst(i).channel_start(Channel(host_api(), ch)); return COFFER_OK; });
+}
+inline void c_stop(coffer_instance* i) {
+    try {
+        inst(i).channel_stop();
+    } catch (...) {
+    }
+}
+inline coffer_status c_send(coffer_instance* i, coffer_str req, coffer_reply* r) {
+    return guarded(r, [&] { inst(i).channel_send(parse_object(req, "send request")); return COFFER_OK; });
+}
+inline coffer_status c_edit(coffer_instance* i, coffer_str req, coffer_reply* r) {
+    return guarded(r, [&] { inst(i).channel_edit(parse_object(req, "edit request")); return COFFER_OK; });
+}
+inline coffer_status c_typing(coffer_instance* i, coffer_str req, coffer_reply* r) {
+    return guarded(r, [&] { inst(i).channel_typing(parse_object(req, "typing request")); return COFFER_OK; });
+}
+inline const coffer_channel_adapter* channel_table() {
+    static const coffer_channel_adapter t = [] {
+        coffer_channel_adapter c{};
+        c.struct_size = sizeof(coffer_channel_adapter);
+        c.capabilities = &c_capabilities;
+        c.start = &c_start;
+        c.stop = &c_stop;
+        c.send = &c_send;
+        c.edit = &c_edit;
+        c.typing = &c_typing;
+        return c;
+    }();
+    return &t;
+}
+
 inline void k_destroy(coffer_instance* i) {
     try {
         delete reinterpret_cast<InstanceBox*>(i);
@@ -702,6 +797,7 @@ const coffer_plugin* entry(uint16_t host_major, uint16_t host_minor, const char*
             d.kind_action = &k_kind_action;
             d.mcp = k->provides_mcp() ? mcp_table() : nullptr;
             d.agent = k->drives_agent() ? agent_table() : nullptr;  // 1.5
+            d.channel = k->is_channel() ? channel_table() : nullptr;  // 1.6
             reg.table.push_back(&slot->desc);
             reg.slots.push_back(std::move(slot));
         }

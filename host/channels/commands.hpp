@@ -1,0 +1,15 @@
+// The commands every channel understands (CH-5), chosen by text, never by platform: /new starts a
+// fresh conversation for the chat, /stop interrupts the running turn, /status and /help answer.
+// A platform's "/cmd@botname" form is accepted. Commands pass the owner gate first, like text.
+#pragma once
+
+#include <string_view>
+
+namespace coffer::channels {
+
+enum class Command { none, new_conversation, stop, status, help };
+
+Command parse_command(std::string_view text);
+std::string_view help_text();
+
+}  // namespace coffer::channels
