@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace coffer::retrieval {
@@ -15,11 +16,12 @@ namespace coffer::retrieval {
 struct IndexedDocument {
     std::int64_t id = 0;
     std::int64_t mtime_ns = 0, size = 0;
-    std::string sha256;
 };
 
-// rel path → what the index holds, for one collection.
+// rel path → what the index holds, for one collection: what decides "changed?" first, from one
+// covering index (documents_state); the content hash only for the files whose stat differs.
 std::unordered_map<std::string, IndexedDocument> indexed_documents(sql::Db& db, const std::string& collection);
+std::string indexed_sha256(sql::Db& db, std::int64_t id);
 
 // The text an embedder sees for a chunk: the title and heading path give a short chunk its
 // context. Its hash is chunks.embed_sha.
@@ -38,6 +40,17 @@ public:
     // no chunk refers to any more. Only those hashes are checked, so a one-file edit stays cheap.
     void drop_orphan_vectors();
 
+    // The documents written or removed since the last call (their vectors' rows are stale).
+    std::vector<std::int64_t> take_changed() { return std::exchange(changed_, {}); }
+    // The chunks written into `collection` since the last call, as (embed_sha, chunk id): the
+    // only ones that can lack a vector once every older chunk has one. Not `complete` when there
+    // were too many to keep a list of (a collection without embeddings never asks).
+    struct Written {
+        std::vector<std::pair<std::string, std::int64_t>> chunks;
+        bool complete = true;
+    };
+    Written take_written(const std::string& collection);
+
 private:
     void remove_chunks(std::int64_t doc_id);
 
@@ -45,6 +58,8 @@ private:
     sql::Stmt find_, insert_doc_, update_doc_, touch_, delete_doc_;
     sql::Stmt chunk_ids_, delete_chunks_, delete_fts_, insert_chunk_, insert_fts_, drop_vector_;
     std::vector<std::string> dropped_;  // embed_sha of chunks removed since drop_orphan_vectors
+    std::vector<std::int64_t> changed_;
+    std::unordered_map<std::string, Written> written_;
 };
 
 }  // namespace coffer::retrieval

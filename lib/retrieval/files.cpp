@@ -3,7 +3,10 @@
 
 #include "retrieval/types.hpp"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -51,31 +54,51 @@ bool indexable_path(const std::string& rel) {
     return true;
 }
 
+namespace {
+
+// One folder of the walk, read through its descriptor: entries are stat'ed relative to it
+// (fstatat), so the kernel resolves one name per file rather than the whole path, and a
+// readdir type saves the stat of every folder and skipped file. Takes ownership of `dirfd`.
+void walk(int dirfd, const std::string& rel_dir, const fs::path& root, const fs::path& canonical_root,
+          std::vector<FileInfo>& out) {
+    DIR* dir = ::fdopendir(dirfd);
+    if (!dir) {
+        ::close(dirfd);
+        return;  // unreadable: skipped, as a permission-denied folder is
+    }
+    while (const dirent* e = ::readdir(dir)) {
+        std::string_view name = e->d_name;
+        if (name.empty() || name.front() == '.') continue;  // hidden (and "." and "..")
+        unsigned char type = e->d_type;
+        struct stat st {};
+        if (type == DT_UNKNOWN) {
+            if (::fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+            type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+        }
+        if (type == DT_DIR) {  // a symlink to a folder is not followed (the walk never was)
+            int sub = ::openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0) walk(sub, rel_dir + std::string(name) + '/', root, canonical_root, out);
+            continue;
+        }
+        if ((type != DT_REG && type != DT_LNK) || !has_markdown_extension(name)) continue;
+        std::string rel = rel_dir + std::string(name);
+        if (type == DT_LNK && !stays_inside(root / rel, canonical_root)) continue;
+        if (::fstatat(dirfd, e->d_name, &st, 0) != 0) continue;  // vanished meanwhile
+        if (auto info = from_stat(st, std::move(rel))) out.push_back(std::move(*info));
+    }
+    ::closedir(dir);
+}
+
+}  // namespace
+
 std::vector<FileInfo> scan_markdown(const fs::path& root) {
     std::error_code ec;
     if (!fs::is_directory(root, ec)) throw Error(Error::Code::not_found, "no such folder: " + root.string());
     fs::path canonical_root = fs::canonical(root, ec);
-    std::string root_prefix = root.generic_string();
-    if (root_prefix.empty() || root_prefix.back() != '/') root_prefix += '/';
     std::vector<FileInfo> out;
-    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
-    for (; !ec && it != end; it.increment(ec)) {
-        const auto& entry = *it;
-        std::string name = entry.path().filename().string();
-        bool link = entry.is_symlink(ec);
-        if (name.front() == '.') {
-            if (entry.is_directory(ec) && !link) it.disable_recursion_pending();
-            continue;
-        }
-        if (!has_markdown_extension(name)) continue;
-        if (link && !stays_inside(entry.path(), canonical_root)) continue;
-        struct stat st {};
-        if (::stat(entry.path().c_str(), &st) != 0) continue;  // vanished meanwhile
-        // The walk's paths all start with `root` + '/': slicing is much cheaper than
-        // lexically_relative on every file of a large folder.
-        std::string rel = entry.path().generic_string().substr(root_prefix.size());
-        if (auto info = from_stat(st, rel)) out.push_back(std::move(*info));
-    }
+    int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) throw Error(Error::Code::io, "cannot read " + root.string() + ": " + std::strerror(errno));
+    walk(fd, "", root, canonical_root, out);
     std::sort(out.begin(), out.end(), [](const FileInfo& a, const FileInfo& b) { return a.rel < b.rel; });
     return out;
 }

@@ -53,16 +53,30 @@ Index::~Index() = default;
 void Index::Impl::notice_outside_writes() {
     sql::Stmt st(*db, "PRAGMA data_version");
     std::int64_t v = st.step() ? st.int64(0) : 0;
-    if (v != data_version) vectors.invalidate_all();
+    if (v != data_version) {
+        vectors.invalidate_all();
+        embedded.clear();
+        collections.reset();
+    }
     data_version = v;
 }
 
+const std::set<std::string>& Index::Impl::held_collections() {
+    if (!collections) {
+        collections.emplace();
+        sql::Stmt st(*db, "SELECT DISTINCT collection FROM documents");
+        while (st.step()) collections->insert(st.text(0));
+    }
+    return *collections;
+}
+
 void Index::Impl::refresh_file(const Collection& c, const std::string& rel) {
+    NoteChanges note{*this};
     auto info = stat_markdown(c.root, rel);
-    sql::Stmt find(*db, "SELECT id, mtime_ns, size, sha256 FROM documents WHERE collection = ? AND path = ?");
+    sql::Stmt find(*db, "SELECT id, mtime_ns, size FROM documents WHERE collection = ? AND path = ?");
     find.bind(1, c.name).bind(2, rel);
     std::optional<IndexedDocument> doc;
-    if (find.step()) doc = IndexedDocument{find.int64(0), find.int64(1), find.int64(2), find.text(3)};
+    if (find.step()) doc = IndexedDocument{find.int64(0), find.int64(1), find.int64(2)};
     find.reset();
     if (doc && info && same_stat(*doc, *info)) return;
 
@@ -79,17 +93,18 @@ void Index::Impl::refresh_file(const Collection& c, const std::string& rel) {
         if (doc) writer->remove(doc->id);
     } else {
         std::string sha = sha256_hex(content);
-        if (doc && doc->sha256 == sha) writer->touch(doc->id, *info);
+        if (doc && indexed_sha256(*db, doc->id) == sha) writer->touch(doc->id, *info);
         else writer->write(c.name, *info, content, sha);
     }
     writer->drop_orphan_vectors();
     tx.commit();
-    vectors.invalidate(c.name);
 }
 
 SyncStats Index::sync(const Collection& c, const Progress& progress) {
     auto t0 = clk::now();
     auto& db = *impl_->db;
+    impl_->notice_outside_writes();
+    Impl::NoteChanges note{*impl_};
     SyncStats s;
     auto files = scan_markdown(c.root);
     auto indexed = indexed_documents(db, c.name);
@@ -118,7 +133,7 @@ SyncStats Index::sync(const Collection& c, const Progress& progress) {
         }
         std::string sha = sha256_hex(content);
         in_batch();
-        if (it != indexed.end() && it->second.sha256 == sha) {
+        if (it != indexed.end() && indexed_sha256(db, it->second.id) == sha) {
             impl_->writer->touch(it->second.id, f);
             ++s.unchanged;
         } else {
@@ -145,7 +160,6 @@ SyncStats Index::sync(const Collection& c, const Progress& progress) {
     }
     if (tx) tx->commit();
     tx.reset();
-    if (s.added + s.updated + s.removed > 0) impl_->vectors.invalidate(c.name);
     throttle.tick(files.size(), files.size(), true);
     s.seconds = std::chrono::duration<double>(clk::now() - t0).count();
     return s;
@@ -154,6 +168,7 @@ SyncStats Index::sync(const Collection& c, const Progress& progress) {
 void Index::refresh(const Collection& c, const std::string& rel_path) {
     if (!indexable_path(rel_path))
         throw Error(Error::Code::invalid, "not a Markdown file inside the collection: " + rel_path);
+    impl_->notice_outside_writes();
     impl_->refresh_file(c, rel_path);
 }
 
@@ -163,21 +178,32 @@ void Index::drop(const std::string& collection) {
     for (const auto& [rel, doc] : indexed_documents(db, collection)) impl_->writer->remove(doc.id);
     impl_->writer->drop_orphan_vectors();
     tx.commit();
+    impl_->note_changes();
+    impl_->writer->take_written(collection);
     impl_->vectors.invalidate(collection);
+    impl_->embedded.erase(collection);
 }
 
 CollectionStats Index::stats(const std::string& collection) {
     auto& db = *impl_->db;
+    impl_->notice_outside_writes();
     CollectionStats s;
-    sql::Stmt docs(db, "SELECT count(*), coalesce(sum(size), 0) FROM documents WHERE collection = ?");
+    sql::Stmt docs(db, "SELECT count(*), coalesce(sum(size), 0), coalesce(sum(chunks), 0) FROM documents WHERE collection = ?");
     docs.bind(1, collection);
     if (docs.step()) {
         s.documents = static_cast<std::size_t>(docs.int64(0));
         s.bytes = static_cast<std::size_t>(docs.int64(1));
+        s.chunks = static_cast<std::size_t>(docs.int64(2));
     }
-    sql::Stmt chunks(db, "SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.collection = ?");
-    chunks.bind(1, collection);
-    if (chunks.step()) s.chunks = static_cast<std::size_t>(chunks.int64(0));
+    // The vectors in memory agree with the index (they are kept in step with every write), and
+    // counting them there saves a lookup per chunk.
+    std::string model;
+    std::size_t rows = 0;
+    if (impl_->vectors.loaded(db, collection, model, rows) && rows > 0) {
+        s.embedding_model = model;
+        s.vectors = rows;
+        return s;
+    }
     // The model with the most vectors among this collection's chunks is "the" model.
     sql::Stmt vec(db,
                   "SELECT v.model, count(*) AS n FROM chunks c JOIN documents d ON d.id = c.doc_id "
@@ -206,7 +232,7 @@ std::vector<std::string> Index::check(const Collection& c) {
                 sha = sha256_hex(read_file(c.root / f.rel));
             } catch (const Error&) {
             }
-            if (sha != it->second.sha256) out.push_back("changed: " + f.rel);
+            if (sha != indexed_sha256(*impl_->db, it->second.id)) out.push_back("changed: " + f.rel);
         }
         indexed.erase(it);
     }

@@ -7,7 +7,9 @@
 #include "retrieval/sqlite.hpp"
 #include "retrieval/vector_store.hpp"
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -19,10 +21,27 @@ struct Index::Impl {
     std::unique_ptr<DocumentWriter> writer;
     VectorStore vectors;
     std::int64_t data_version = -1;
+    // collection → the model every one of its chunks had a vector of after the last
+    // embed_pending; the next one then only looks at chunks written since (DocumentWriter).
+    std::map<std::string, std::string> embedded;
 
     // Another connection (another process syncing the same file) wrote: cached vectors may be
     // stale. PRAGMA data_version changes exactly then.
     void notice_outside_writes();
+    // Tells the vector store which documents the writer changed (also when a write failed: the
+    // store rereads what the index holds, so over-reporting is harmless).
+    void note_changes() {
+        auto docs = writer->take_changed();
+        if (!docs.empty()) collections.reset();
+        vectors.changed(docs);
+    }
+    // The collections the index holds (cached until a write or an outside write).
+    std::optional<std::set<std::string>> collections;
+    const std::set<std::string>& held_collections();
+    struct NoteChanges {
+        Impl& impl;
+        ~NoteChanges() { impl.note_changes(); }
+    };
     // One file's rows made to agree with the disk (added, rewritten, touched or removed).
     void refresh_file(const Collection& c, const std::string& rel);
 

@@ -25,9 +25,12 @@ std::vector<Ranked> top_then_filter(sql::Db& db, const std::string& match, const
     while (st.step()) {
         ++rows;
         Ranked r{st.int64(0), -st.real(1)};
-        where.bind(1, r.chunk_id);
-        bool keep = where.step() && scope.admits(where.text(0), where.text(1));
-        where.reset();
+        bool keep = scope.whole_index;
+        if (!keep) {
+            where.bind(1, r.chunk_id);
+            keep = where.step() && scope.admits(where.text(0), where.text(1));
+            where.reset();
+        }
         if (keep && out.size() < k) out.push_back(r);
     }
     complete = out.size() >= k || rows < depth;

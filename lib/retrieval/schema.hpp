@@ -12,7 +12,7 @@ namespace coffer::retrieval {
 
 // Bumped whenever a table, the chunker or the search-text segmentation changes: every one of
 // them shapes what is stored, so an old file is simply rebuilt.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;  // 2: vectors as a rowid table, documents.chunks
 
 // Opens `file` in WAL mode with the current schema; a file of another version is deleted (with
 // its -wal and -shm) and created afresh. Throws Error(io) when the file cannot be opened.

@@ -84,6 +84,12 @@ Answer Index::Impl::answer(const Query& q, const std::vector<Collection>& roots,
     Scope scope;
     for (const auto& c : roots) scope.collections.push_back(c.name);
     scope.path_prefix = q.path_prefix;
+    if (scope.path_prefix.empty()) {
+        const auto& held = held_collections();
+        scope.whole_index = std::all_of(held.begin(), held.end(), [&](const std::string& c) {
+            return std::find(scope.collections.begin(), scope.collections.end(), c) != scope.collections.end();
+        });
+    }
     const auto k = static_cast<std::size_t>(q.top_k);
     Answer a;
     if (q.mode == Mode::grep) {

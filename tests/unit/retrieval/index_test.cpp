@@ -464,4 +464,53 @@ BOOST_AUTO_TEST_CASE(hybrid_shows_engine_scores_not_fusion) {
     BOOST_TEST(st.vectors == total);
 }
 
+BOOST_AUTO_TEST_CASE(vectors_kept_in_step_with_edits_answer_like_a_fresh_load) {
+    // The in-memory vectors are updated document by document after syncs, refreshes and
+    // embeddings; a second Index on the same file loads them whole. Both must answer alike, and
+    // the statistics must agree with what a count in SQL gives.
+    Fixture f;
+    BagOfWordsEmbedder bow;
+    for (int i = 0; i < 30; ++i)
+        write(f.kb.root / ("many/n" + std::to_string(i) + ".md"),
+              "# Note " + std::to_string(i) + "\n\nrelease notes about proxy " + std::to_string(i) + " and the pipeline\n");
+    f.index->sync(f.kb);
+    f.index->embed_pending("kb", bow);
+    const std::vector<std::string> queries = {"release pipeline rollback", "proxy settings", "note 7", "apt install"};
+    for (auto& q : queries) f.search(q, Mode::vector, &bow);  // loaded now
+    auto check = [&] {
+        auto counted = Index(f.db).stats("kb");  // nothing loaded: counted in SQL
+        Index fresh(f.db);
+        for (Mode m : {Mode::vector, Mode::hybrid})
+            for (auto& text : queries) {
+                Query q;
+                q.text = text;
+                q.collections = {"kb"};
+                q.mode = m;
+                q.top_k = 20;
+                BOOST_TEST(render(f.search(text, m, &bow, 20)) == render(fresh.search(q, {f.kb}, &bow)));
+            }
+        for (const auto& st : {f.index->stats("kb"), fresh.stats("kb")}) {
+            BOOST_TEST(st.vectors == counted.vectors);
+            BOOST_TEST(st.chunks == counted.chunks);
+            BOOST_TEST(st.documents == counted.documents);
+            BOOST_TEST(st.embedding_model == counted.embedding_model);
+        }
+    };
+    check();
+    write(f.kb.root / "ops/deploy.md", "# Deploy\n\nDeploy with the release pipeline; rollback is automatic.\n\n## More\n\nproxy\n");
+    fs::remove(f.kb.root / "many/n3.md");
+    write(f.kb.root / "many/n99.md", "# Note 99\n\nrelease proxy\n");
+    f.index->sync(f.kb);
+    f.index->embed_pending("kb", bow);
+    check();
+    write(f.kb.root / "many/n5.md", "# Note 5\n\nrewritten apt install notes\n");
+    f.index->refresh(f.kb, "many/n5.md");
+    BOOST_TEST(f.index->embed_pending("kb", bow) == 1u);
+    check();
+    // Synced but not embedded yet: the new chunk has no vector, in memory or not.
+    write(f.kb.root / "many/n6.md", "# Note 6\n\nsomething else entirely\n");
+    f.index->sync(f.kb);
+    check();
+}
+
 BOOST_AUTO_TEST_SUITE_END()
