@@ -169,12 +169,31 @@ bool VectorStore::loaded(sql::Db& db, const std::string& collection, std::string
     return true;
 }
 
-std::vector<Ranked> VectorStore::search(sql::Db& db, const Scope& scope, const std::string& model,
-                                        const std::vector<float>& query, std::size_t k) {
+std::size_t VectorStore::prepare(sql::Db& db, const Scope& scope, const std::string& model) {
+    std::size_t rows = 0;
+    for (const auto& name : scope.collections) rows += slice(db, name, model).rows();
+    return rows;
+}
+
+const VectorStore::Slice* VectorStore::prepared(const std::string& collection, const std::string& model) const {
+    auto it = slices_.find(collection);
+    if (it == slices_.end() || it->second.model != model || !it->second.pending.empty()) return nullptr;
+    return &it->second;
+}
+
+std::size_t VectorStore::rows_of_dimension(const Scope& scope, const std::string& model, std::size_t dim) const {
+    std::size_t rows = 0;
+    for (const auto& name : scope.collections)
+        if (const Slice* s = prepared(name, model); s && static_cast<std::size_t>(s->dim) == dim) rows += s->rows();
+    return rows;
+}
+
+std::vector<Ranked> VectorStore::search(const Scope& scope, const std::string& model, const std::vector<float>& query,
+                                        std::size_t k) {
     std::vector<const Slice*> slices;
     for (const auto& name : scope.collections) {
-        const Slice& s = slice(db, name, model);
-        if (s.rows() > 0 && static_cast<std::size_t>(s.dim) == query.size()) slices.push_back(&s);
+        const Slice* s = prepared(name, model);
+        if (s && s->rows() > 0 && static_cast<std::size_t>(s->dim) == query.size()) slices.push_back(s);
     }
     std::vector<Ranked> out;
     if (slices.empty() || k == 0) return out;

@@ -27,9 +27,22 @@ namespace coffer::retrieval {
 
 class VectorStore {
 public:
-    // The top `k` chunks by cosine with `query` (normalised, of the stored dimension).
+    // Loads or rereads (changed()) the scope's collections for `model`; returns their rows.
+    // Reads the index: the caller's thread.
+    std::size_t prepare(sql::Db& db, const Scope& scope, const std::string& model);
+    // Among the prepared collections, the rows of dimension `dim`.
+    std::size_t rows_of_dimension(const Scope& scope, const std::string& model, std::size_t dim) const;
+    // The top `k` chunks by cosine with `query` (normalised) among the prepared collections. Reads
+    // no database, so it may run on another thread while the index is busy with something else,
+    // as long as nothing else uses the store meanwhile.
+    std::vector<Ranked> search(const Scope& scope, const std::string& model, const std::vector<float>& query,
+                               std::size_t k);
+    // prepare() and search() in one.
     std::vector<Ranked> search(sql::Db& db, const Scope& scope, const std::string& model,
-                               const std::vector<float>& query, std::size_t k);
+                               const std::vector<float>& query, std::size_t k) {
+        prepare(db, scope, model);
+        return search(scope, model, query, k);
+    }
     // How many vectors of `model` the collection has (loads it).
     std::size_t count(sql::Db& db, const std::string& collection, const std::string& model);
     // The stored dimension for the collection and model, 0 when none.
@@ -70,6 +83,8 @@ private:
     // whose columns are chunk id, document id, path, vector; rows of a document come together.
     static void append_row(sql::Stmt& st, std::int64_t& last_doc, Slice& s);
     Slice& slice(sql::Db& db, const std::string& collection, const std::string& model);
+    // The prepared slice of `collection` for `model`, or null.
+    const Slice* prepared(const std::string& collection, const std::string& model) const;
     void load(sql::Db& db, const std::string& collection, Slice& s);
     void reread(sql::Db& db, const std::string& collection, Slice& s);
 
