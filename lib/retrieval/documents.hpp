@@ -16,6 +16,7 @@ namespace coffer::retrieval {
 struct IndexedDocument {
     std::int64_t id = 0;
     std::int64_t mtime_ns = 0, size = 0;
+    std::uint64_t seen = 0;  // the sync that last met its file (Index's cache of these rows)
 };
 
 // rel path → what the index holds, for one collection: what decides "changed?" first, from one
@@ -30,11 +31,13 @@ std::string embedding_input(const std::string& title, const std::string& heading
 class DocumentWriter {
 public:
     explicit DocumentWriter(sql::Db& db);
-    // (Re)writes a document from its content; returns the number of chunks.
+    // (Re)writes a document from its content; returns the number of chunks. written_id() is
+    // then its documents row.
     std::size_t write(const std::string& collection, const FileInfo& file, const std::string& content,
                       const std::string& sha256);
     // The content is unchanged (same hash) but mtime or size moved: remember the new ones.
     void touch(std::int64_t id, const FileInfo& file);
+    std::int64_t written_id() const { return changed_.empty() ? 0 : changed_.back(); }
     void remove(std::int64_t id);
     // Deletes the vectors of texts that were removed or rewritten since the last call and that
     // no chunk refers to any more. Only those hashes are checked, so a one-file edit stays cheap.

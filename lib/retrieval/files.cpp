@@ -10,8 +10,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
 #include <fstream>
+#include <mutex>
+#include <optional>
+#include <system_error>
+#include <thread>
 
 namespace coffer::retrieval {
 namespace fs = std::filesystem;
@@ -58,14 +64,18 @@ namespace {
 
 // One folder of the walk, read through its descriptor: entries are stat'ed relative to it
 // (fstatat), so the kernel resolves one name per file rather than the whole path, and a
-// readdir type saves the stat of every folder and skipped file. Takes ownership of `dirfd`.
-void walk(int dirfd, const std::string& rel_dir, const fs::path& root, const fs::path& canonical_root,
-          std::vector<FileInfo>& out) {
+// readdir type saves the stat of every folder and skipped file. Subfolders go to `subdirs`.
+void scan_dir(int root_fd, const std::string& rel_dir, const fs::path& root, const fs::path& canonical_root,
+              std::vector<FileInfo>& out, std::vector<std::string>& subdirs) {
+    int dirfd = rel_dir.empty() ? ::dup(root_fd)
+                                : ::openat(root_fd, rel_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dirfd < 0) return;  // unreadable (or replaced meanwhile): skipped, as a permission-denied folder is
     DIR* dir = ::fdopendir(dirfd);
     if (!dir) {
         ::close(dirfd);
-        return;  // unreadable: skipped, as a permission-denied folder is
+        return;
     }
+    const std::string prefix = rel_dir.empty() ? std::string() : rel_dir + '/';
     while (const dirent* e = ::readdir(dir)) {
         std::string_view name = e->d_name;
         if (name.empty() || name.front() == '.') continue;  // hidden (and "." and "..")
@@ -76,12 +86,11 @@ void walk(int dirfd, const std::string& rel_dir, const fs::path& root, const fs:
             type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
         }
         if (type == DT_DIR) {  // a symlink to a folder is not followed (the walk never was)
-            int sub = ::openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub >= 0) walk(sub, rel_dir + std::string(name) + '/', root, canonical_root, out);
+            subdirs.push_back(prefix + std::string(name));
             continue;
         }
         if ((type != DT_REG && type != DT_LNK) || !has_markdown_extension(name)) continue;
-        std::string rel = rel_dir + std::string(name);
+        std::string rel = prefix + std::string(name);
         if (type == DT_LNK && !stays_inside(root / rel, canonical_root)) continue;
         if (::fstatat(dirfd, e->d_name, &st, 0) != 0) continue;  // vanished meanwhile
         if (auto info = from_stat(st, std::move(rel))) out.push_back(std::move(*info));
@@ -94,11 +103,63 @@ void walk(int dirfd, const std::string& rel_dir, const fs::path& root, const fs:
 std::vector<FileInfo> scan_markdown(const fs::path& root) {
     std::error_code ec;
     if (!fs::is_directory(root, ec)) throw Error(Error::Code::not_found, "no such folder: " + root.string());
-    fs::path canonical_root = fs::canonical(root, ec);
-    std::vector<FileInfo> out;
-    int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) throw Error(Error::Code::io, "cannot read " + root.string() + ": " + std::strerror(errno));
-    walk(fd, "", root, canonical_root, out);
+    const fs::path canonical_root = fs::canonical(root, ec);
+    const int root_fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (root_fd < 0) throw Error(Error::Code::io, "cannot read " + root.string() + ": " + std::strerror(errno));
+
+    // Two threads take folders from one queue: a stat is a system call, dear on a virtual
+    // machine, and 10,000 of them are most of a re-sync; the order they come in does not
+    // matter (sorted below).
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<std::string> queue = {std::string()};
+    std::size_t busy = 0;
+    std::exception_ptr failed;
+    auto work = [&](std::vector<FileInfo>& out) {
+        std::vector<std::string> subdirs;
+        for (;;) {
+            std::string rel_dir;
+            {
+                std::unique_lock<std::mutex> lock(mu);
+                cv.wait(lock, [&] { return !queue.empty() || busy == 0; });
+                if (queue.empty()) return;
+                rel_dir = std::move(queue.back());
+                queue.pop_back();
+                ++busy;
+            }
+            std::exception_ptr error;
+            try {
+                subdirs.clear();
+                scan_dir(root_fd, rel_dir, root, canonical_root, out, subdirs);
+            } catch (...) {  // out of memory: the other walker must not wait for this one forever
+                error = std::current_exception();
+            }
+            {
+                std::lock_guard<std::mutex> lock(mu);
+                if (error) {
+                    failed = error;
+                    queue.clear();
+                } else {
+                    for (auto& d : subdirs) queue.push_back(std::move(d));
+                }
+                --busy;
+            }
+            cv.notify_all();
+        }
+    };
+    std::vector<FileInfo> out, theirs;
+    {
+        std::optional<std::thread> helper;
+        try {
+            helper.emplace(work, std::ref(theirs));
+        } catch (const std::system_error&) {  // no thread to be had: one walker is enough
+        }
+        work(out);
+        if (helper) helper->join();
+    }
+    ::close(root_fd);
+    if (failed) std::rethrow_exception(failed);
+    out.insert(out.end(), std::make_move_iterator(theirs.begin()), std::make_move_iterator(theirs.end()));
     std::sort(out.begin(), out.end(), [](const FileInfo& a, const FileInfo& b) { return a.rel < b.rel; });
     return out;
 }

@@ -57,6 +57,7 @@ void Index::Impl::notice_outside_writes() {
         vectors.invalidate_all();
         embedded.clear();
         collections.reset();
+        documents.clear();
     }
     data_version = v;
 }
@@ -70,14 +71,20 @@ const std::set<std::string>& Index::Impl::held_collections() {
     return *collections;
 }
 
+std::unordered_map<std::string, IndexedDocument>& Index::Impl::documents_of(const std::string& collection) {
+    auto it = documents.find(collection);
+    if (it == documents.end()) it = documents.emplace(collection, indexed_documents(*db, collection)).first;
+    return it->second;
+}
+
 void Index::Impl::refresh_file(const Collection& c, const std::string& rel) {
     NoteChanges note{*this};
+    ForgetDocumentsOnThrow forget{*this, c.name};
     auto info = stat_markdown(c.root, rel);
-    sql::Stmt find(*db, "SELECT id, mtime_ns, size FROM documents WHERE collection = ? AND path = ?");
-    find.bind(1, c.name).bind(2, rel);
+    auto& indexed = documents_of(c.name);
+    auto found = indexed.find(rel);
     std::optional<IndexedDocument> doc;
-    if (find.step()) doc = IndexedDocument{find.int64(0), find.int64(1), find.int64(2)};
-    find.reset();
+    if (found != indexed.end()) doc = found->second;
     if (doc && info && same_stat(*doc, *info)) return;
 
     std::string content;
@@ -89,15 +96,23 @@ void Index::Impl::refresh_file(const Collection& c, const std::string& rel) {
         }
     }
     sql::Transaction tx(*db);
+    std::optional<IndexedDocument> now;
     if (!info) {
         if (doc) writer->remove(doc->id);
     } else {
         std::string sha = sha256_hex(content);
-        if (doc && indexed_sha256(*db, doc->id) == sha) writer->touch(doc->id, *info);
-        else writer->write(c.name, *info, content, sha);
+        if (doc && indexed_sha256(*db, doc->id) == sha) {
+            writer->touch(doc->id, *info);
+            now = IndexedDocument{doc->id, info->mtime_ns, info->size};
+        } else {
+            writer->write(c.name, *info, content, sha);
+            now = IndexedDocument{writer->written_id(), info->mtime_ns, info->size};
+        }
     }
     writer->drop_orphan_vectors();
     tx.commit();
+    if (now) indexed[rel] = *now;
+    else indexed.erase(rel);
 }
 
 SyncStats Index::sync(const Collection& c, const Progress& progress) {
@@ -105,9 +120,11 @@ SyncStats Index::sync(const Collection& c, const Progress& progress) {
     auto& db = *impl_->db;
     impl_->notice_outside_writes();
     Impl::NoteChanges note{*impl_};
+    Impl::ForgetDocumentsOnThrow forget{*impl_, c.name};
     SyncStats s;
     auto files = scan_markdown(c.root);
-    auto indexed = indexed_documents(db, c.name);
+    auto& indexed = impl_->documents_of(c.name);
+    const std::uint64_t epoch = ++impl_->sync_epoch;
     s.scanned = files.size();
     Throttle throttle(progress);
 
@@ -122,14 +139,14 @@ SyncStats Index::sync(const Collection& c, const Progress& progress) {
         auto it = indexed.find(f.rel);
         if (it != indexed.end() && same_stat(it->second, f)) {
             ++s.unchanged;
-            indexed.erase(it);
+            it->second.seen = epoch;
             continue;
         }
         std::string content;
         try {
             content = read_file(c.root / f.rel);
         } catch (const Error&) {
-            continue;  // vanished since the walk: left in `indexed`, so removed below
+            continue;  // vanished since the walk: not seen, so removed below
         }
         std::string sha = sha256_hex(content);
         in_batch();
@@ -139,8 +156,12 @@ SyncStats Index::sync(const Collection& c, const Progress& progress) {
         } else {
             s.chunks += impl_->writer->write(c.name, f, content, sha);
             ++(it != indexed.end() ? s.updated : s.added);
+            if (it == indexed.end()) it = indexed.emplace(f.rel, IndexedDocument{}).first;
+            it->second.id = impl_->writer->written_id();
         }
-        if (it != indexed.end()) indexed.erase(it);
+        it->second.mtime_ns = f.mtime_ns;
+        it->second.size = f.size;
+        it->second.seen = epoch;
         batch_bytes += content.size();
         if (++batch_files >= kBatchFiles || batch_bytes >= kBatchBytes) {
             tx->commit();
@@ -149,10 +170,15 @@ SyncStats Index::sync(const Collection& c, const Progress& progress) {
             throttle.tick(i + 1, files.size(), true);  // a batch is durable: always worth reporting
         }
     }
-    for (const auto& [rel, doc] : indexed) {
+    for (auto it = indexed.begin(); it != indexed.end();) {
+        if (it->second.seen == epoch) {
+            ++it;
+            continue;
+        }
         in_batch();
-        impl_->writer->remove(doc.id);
+        impl_->writer->remove(it->second.id);
         ++s.removed;
+        it = indexed.erase(it);
     }
     if (s.updated + s.removed > 0) {
         in_batch();
@@ -182,6 +208,7 @@ void Index::drop(const std::string& collection) {
     impl_->writer->take_written(collection);
     impl_->vectors.invalidate(collection);
     impl_->embedded.erase(collection);
+    impl_->documents.erase(collection);
 }
 
 CollectionStats Index::stats(const std::string& collection) {

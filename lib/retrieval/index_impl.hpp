@@ -10,7 +10,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <exception>
 #include <set>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,21 @@ struct Index::Impl {
     struct NoteChanges {
         Impl& impl;
         ~NoteChanges() { impl.note_changes(); }
+    };
+    // What the documents table holds, per collection (path → id, mtime, size): loaded by the
+    // first sync and then kept in step by every write, so a re-sync reads no rows for the files
+    // whose stat did not change. Dropped on an outside write, and for a collection whose sync or
+    // refresh failed part-way (a rolled-back batch).
+    std::map<std::string, std::unordered_map<std::string, IndexedDocument>> documents;
+    std::uint64_t sync_epoch = 0;
+    std::unordered_map<std::string, IndexedDocument>& documents_of(const std::string& collection);
+    struct ForgetDocumentsOnThrow {
+        Impl& impl;
+        const std::string& collection;
+        int uncaught = std::uncaught_exceptions();
+        ~ForgetDocumentsOnThrow() {
+            if (std::uncaught_exceptions() > uncaught) impl.documents.erase(collection);
+        }
     };
     // One file's rows made to agree with the disk (added, rewritten, touched or removed).
     void refresh_file(const Collection& c, const std::string& rel);

@@ -178,6 +178,50 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(keyword_engine)
 
+BOOST_AUTO_TEST_CASE(small_collection_in_a_large_index_ranks_like_the_whole_index) {
+    // The keyword engine searches a small scope within its own chunks' rowid ranges; the scores
+    // and order must be those of the index-wide ranking, filtered.
+    TempDir dir("retrieval-kw-scope");
+    Collection big{"big", dir / "big"}, small{"small", dir / "small"};
+    for (int d = 0; d < 80; ++d)  // ranked above every small note (the title weighs 4)
+        write(big.root / ("b" + std::to_string(d) + ".md"),
+              "# Garden " + std::to_string(d) + "\n\ngarden tomato watering " + std::string(d % 7, 'x') + "\n");
+    for (int d = 0; d < 12; ++d) {
+        std::string text = "# Note " + std::to_string(d) + "\n\n";
+        for (int i = 0; i <= d % 4; ++i) text += "garden ";
+        text += "hose\n\n## Other\n\nnothing here\n";
+        write(small.root / ("sub" + std::to_string(d % 2) + "/n" + std::to_string(d) + ".md"), text);
+    }
+    Index idx(dir / "i.db");
+    idx.sync(small);  // ids of the small collection first, then the big one, then an edit:
+    idx.sync(big);    // the small scope is two runs of ids
+    write(small.root / "sub0/n0.md", "# Note 0\n\ngarden garden garden hose\n");
+    idx.sync(small);
+    auto search = [&](std::vector<std::string> cols, std::string prefix, int k) {
+        Query q;
+        q.text = "garden";
+        q.collections = std::move(cols);
+        q.path_prefix = std::move(prefix);
+        q.top_k = k;
+        return idx.search(q, {big, small}, nullptr);
+    };
+    auto everything = search({"big", "small"}, "", 100);
+    for (std::string prefix : {"", "sub1/"}) {
+        std::vector<Hit> expected;
+        for (auto& h : everything.hits)
+            if (h.collection == "small" && h.path.rfind(prefix, 0) == 0) expected.push_back(h);
+        BOOST_REQUIRE(expected.size() >= 5u);
+        expected.resize(5);
+        auto got = search({"small"}, prefix, 5);
+        BOOST_REQUIRE_EQUAL(got.hits.size(), 5u);
+        for (std::size_t i = 0; i < 5; ++i) {
+            BOOST_TEST(got.hits[i].path == expected[i].path);
+            BOOST_TEST(got.hits[i].line_from == expected[i].line_from);
+            BOOST_TEST(got.hits[i].score == expected[i].score);
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(frontmatter_title_heading_and_lines) {
     Fixture f;
     auto a = f.search("apt install");
