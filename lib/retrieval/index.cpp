@@ -62,11 +62,11 @@ void Index::Impl::notice_outside_writes() {
     data_version = v;
 }
 
-const std::set<std::string>& Index::Impl::held_collections() {
+const std::map<std::string, std::int64_t>& Index::Impl::held_collections() {
     if (!collections) {
         collections.emplace();
-        sql::Stmt st(*db, "SELECT DISTINCT collection FROM documents");
-        while (st.step()) collections->insert(st.text(0));
+        sql::Stmt st(*db, "SELECT collection, sum(chunks) FROM documents GROUP BY collection");
+        while (st.step()) collections->emplace(st.text(0), st.int64(1));
     }
     return *collections;
 }

@@ -37,9 +37,10 @@ struct Index::Impl {
         if (!docs.empty()) collections.reset();
         vectors.changed(docs);
     }
-    // The collections the index holds (cached until a write or an outside write).
-    std::optional<std::set<std::string>> collections;
-    const std::set<std::string>& held_collections();
+    // The collections the index holds and their chunk counts (cached until a write or an
+    // outside write).
+    std::optional<std::map<std::string, std::int64_t>> collections;
+    const std::map<std::string, std::int64_t>& held_collections();
     struct NoteChanges {
         Impl& impl;
         ~NoteChanges() { impl.note_changes(); }

@@ -135,10 +135,12 @@ std::vector<Ranked> within_ranges(sql::Db& db, const std::string& match,
 }
 
 std::vector<Ranked> run(sql::Db& db, const std::string& match, const Scope& scope, std::size_t k) {
+    std::optional<std::vector<std::pair<std::int64_t, std::int64_t>>> runs;
+    if (scope.small && (runs = scope_ranges(db, scope))) return within_ranges(db, match, *runs, k);
     bool complete = false;
     auto out = top_then_filter(db, match, scope, k, complete);
     if (complete) return out;
-    if (auto runs = scope_ranges(db, scope)) return within_ranges(db, match, *runs, k);
+    if (!scope.small && (runs = scope_ranges(db, scope))) return within_ranges(db, match, *runs, k);
     return filter_then_top(db, match, scope, k);
 }
 

@@ -99,10 +99,29 @@ std::unique_ptr<sql::Db> try_open(const std::filesystem::path& file) {
     return nullptr;
 }
 
+// Vectors are the one derived table that costs money to rebuild (an embeddings call per chunk),
+// and they are keyed by what no schema version has changed: the hash of the embedded text and the
+// model id. So a file of another version hands its vectors to the new one; a sync then finds
+// them for every chunk whose text is the same. Anything unexpected, and they are simply dropped.
+void carry_vectors(sql::Db& db, const std::filesystem::path& old_file) {
+    try {
+        sql::Stmt attach(db, "ATTACH DATABASE ? AS old");
+        attach.bind(1, old_file.string()).run();
+        try {
+            sql::Transaction tx(db);
+            db.exec("INSERT OR IGNORE INTO main.vectors (sha, model, dim, vec) SELECT sha, model, dim, vec FROM old.vectors");
+            tx.commit();
+        } catch (const Error&) {
+        }
+        db.exec("DETACH DATABASE old");
+    } catch (const Error&) {
+    }
+}
+
 }  // namespace
 
 std::unique_ptr<sql::Db> open_index(const std::filesystem::path& file) {
-    if (auto db = try_open(file)) {
+    auto tune = [](std::unique_ptr<sql::Db> db) {
         db->exec("PRAGMA cache_size = -32000");
         db->exec("PRAGMA temp_store = MEMORY");
         // Reads through a memory map rather than a pread per page: the FTS lookups, the
@@ -110,12 +129,29 @@ std::unique_ptr<sql::Db> open_index(const std::filesystem::path& file) {
         // page cache anyway. Address space only; the pages are the kernel's file cache.
         db->exec("PRAGMA mmap_size = 1073741824");
         return db;
+    };
+    if (auto db = try_open(file)) return tune(std::move(db));
+    // Another schema version, or not an index: everything in it is derived, so start over,
+    // keeping only the vectors (above).
+    std::filesystem::path old = file.string() + ".old";
+    remove_files(old);
+    bool kept = false;
+    try {
+        {
+            sql::Db prev(file);
+            prev.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+        }
+        std::error_code ec;
+        std::filesystem::rename(file, old, ec);
+        kept = !ec;
+    } catch (const Error&) {
     }
-    // Another schema version, or not an index: everything in it is derived, so start over.
     remove_files(file);
     auto db = try_open(file);
     if (!db) throw Error(Error::Code::io, "cannot create index " + file.string());
-    return db;
+    if (kept) carry_vectors(*db, old);
+    remove_files(old);
+    return tune(std::move(db));
 }
 
 }  // namespace coffer::retrieval

@@ -85,11 +85,18 @@ Answer Index::Impl::answer(const Query& q, const std::vector<Collection>& roots,
     Scope scope;
     for (const auto& c : roots) scope.collections.push_back(c.name);
     scope.path_prefix = q.path_prefix;
-    if (scope.path_prefix.empty()) {
+    {
         const auto& held = held_collections();
-        scope.whole_index = std::all_of(held.begin(), held.end(), [&](const std::string& c) {
-            return std::find(scope.collections.begin(), scope.collections.end(), c) != scope.collections.end();
-        });
+        std::int64_t total = 0, in_scope = 0;
+        bool all = true;
+        for (const auto& [name, chunks] : held) {
+            total += chunks;
+            bool asked = std::find(scope.collections.begin(), scope.collections.end(), name) != scope.collections.end();
+            if (asked) in_scope += chunks;
+            all = all && asked;
+        }
+        scope.whole_index = all && scope.path_prefix.empty();
+        scope.small = !scope.whole_index && in_scope * 4 <= total;
     }
     const auto k = static_cast<std::size_t>(q.top_k);
     Answer a;

@@ -140,6 +140,28 @@ BOOST_AUTO_TEST_CASE(other_schema_version_is_rebuilt) {
     BOOST_TEST(f.index->sync(f.kb).added == 4u);
 }
 
+BOOST_AUTO_TEST_CASE(a_rebuild_for_another_version_keeps_the_vectors) {
+    Fixture f;
+    BagOfWordsEmbedder bow;
+    const std::size_t embedded = f.index->embed_pending("kb", bow);
+    BOOST_TEST(embedded > 0u);
+    const std::string before = render(f.search("release pipeline", Mode::vector, &bow));
+    f.index.reset();
+    sqlite3* db = nullptr;
+    sqlite3_open(f.db.c_str(), &db);
+    sqlite3_exec(db, "PRAGMA user_version = 1", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    f.index = std::make_unique<Index>(f.db);
+    BOOST_TEST(f.index->stats("kb").documents == 0u);
+    BOOST_TEST(f.index->sync(f.kb).added == 4u);
+    bow.texts_embedded = 0;
+    BOOST_TEST(f.index->embed_pending("kb", bow) == 0u);  // every text already has its vector
+    BOOST_TEST(bow.texts_embedded == 0u);
+    BOOST_TEST(f.index->stats("kb").vectors == embedded);
+    BOOST_TEST(render(f.search("release pipeline", Mode::vector, &bow)) == before);
+    BOOST_TEST(!fs::exists(f.db.string() + ".old"));
+}
+
 BOOST_AUTO_TEST_CASE(killed_mid_sync_is_completed_by_the_next) {
     TempDir dir("retrieval-kill");
     Collection c{"big", dir / "big"};
