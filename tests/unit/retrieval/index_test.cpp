@@ -128,14 +128,19 @@ BOOST_AUTO_TEST_CASE(delete_index_and_rebuild_gives_identical_results) {
     BOOST_TEST(!before[0].empty());
 }
 
-BOOST_AUTO_TEST_CASE(other_schema_version_is_rebuilt) {
-    Fixture f;
+// Closes the fixture's index, marks its file as written by schema version `v`, opens it again.
+void reopen_as_version(Fixture& f, int v) {
     f.index.reset();
     sqlite3* db = nullptr;
     sqlite3_open(f.db.c_str(), &db);
-    sqlite3_exec(db, "PRAGMA user_version = 999", nullptr, nullptr, nullptr);
+    sqlite3_exec(db, ("PRAGMA user_version = " + std::to_string(v)).c_str(), nullptr, nullptr, nullptr);
     sqlite3_close(db);
     f.index = std::make_unique<Index>(f.db);
+}
+
+BOOST_AUTO_TEST_CASE(other_schema_version_is_rebuilt) {
+    Fixture f;
+    reopen_as_version(f, 999);
     BOOST_TEST(f.index->stats("kb").documents == 0u);
     BOOST_TEST(f.index->sync(f.kb).added == 4u);
 }
@@ -146,12 +151,7 @@ BOOST_AUTO_TEST_CASE(a_rebuild_for_another_version_keeps_the_vectors) {
     const std::size_t embedded = f.index->embed_pending("kb", bow);
     BOOST_TEST(embedded > 0u);
     const std::string before = render(f.search("release pipeline", Mode::vector, &bow));
-    f.index.reset();
-    sqlite3* db = nullptr;
-    sqlite3_open(f.db.c_str(), &db);
-    sqlite3_exec(db, "PRAGMA user_version = 1", nullptr, nullptr, nullptr);
-    sqlite3_close(db);
-    f.index = std::make_unique<Index>(f.db);
+    reopen_as_version(f, 1);
     BOOST_TEST(f.index->stats("kb").documents == 0u);
     BOOST_TEST(f.index->sync(f.kb).added == 4u);
     bow.texts_embedded = 0;
