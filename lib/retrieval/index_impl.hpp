@@ -7,13 +7,13 @@
 #include "retrieval/sqlite.hpp"
 #include "retrieval/vector_store.hpp"
 
+#include <exception>
 #include <map>
 #include <memory>
 #include <optional>
-#include <exception>
 #include <set>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace coffer::retrieval {
