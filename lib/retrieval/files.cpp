@@ -3,12 +3,21 @@
 
 #include "retrieval/types.hpp"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
 #include <fstream>
+#include <mutex>
+#include <optional>
+#include <system_error>
+#include <thread>
 
 namespace coffer::retrieval {
 namespace fs = std::filesystem;
@@ -51,31 +60,106 @@ bool indexable_path(const std::string& rel) {
     return true;
 }
 
+namespace {
+
+// One folder of the walk, read through its descriptor: entries are stat'ed relative to it
+// (fstatat), so the kernel resolves one name per file rather than the whole path, and a
+// readdir type saves the stat of every folder and skipped file. Subfolders go to `subdirs`.
+void scan_dir(int root_fd, const std::string& rel_dir, const fs::path& root, const fs::path& canonical_root,
+              std::vector<FileInfo>& out, std::vector<std::string>& subdirs) {
+    int dirfd = rel_dir.empty() ? ::dup(root_fd)
+                                : ::openat(root_fd, rel_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dirfd < 0) return;  // unreadable (or replaced meanwhile): skipped, as a permission-denied folder is
+    DIR* dir = ::fdopendir(dirfd);
+    if (!dir) {
+        ::close(dirfd);
+        return;
+    }
+    const std::string prefix = rel_dir.empty() ? std::string() : rel_dir + '/';
+    while (const dirent* e = ::readdir(dir)) {
+        std::string_view name = e->d_name;
+        if (name.empty() || name.front() == '.') continue;  // hidden (and "." and "..")
+        unsigned char type = e->d_type;
+        struct stat st {};
+        if (type == DT_UNKNOWN) {
+            if (::fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+            type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+        }
+        if (type == DT_DIR) {  // a symlink to a folder is not followed (the walk never was)
+            subdirs.push_back(prefix + std::string(name));
+            continue;
+        }
+        if ((type != DT_REG && type != DT_LNK) || !has_markdown_extension(name)) continue;
+        std::string rel = prefix + std::string(name);
+        if (type == DT_LNK && !stays_inside(root / rel, canonical_root)) continue;
+        if (::fstatat(dirfd, e->d_name, &st, 0) != 0) continue;  // vanished meanwhile
+        if (auto info = from_stat(st, std::move(rel))) out.push_back(std::move(*info));
+    }
+    ::closedir(dir);
+}
+
+}  // namespace
+
 std::vector<FileInfo> scan_markdown(const fs::path& root) {
     std::error_code ec;
     if (!fs::is_directory(root, ec)) throw Error(Error::Code::not_found, "no such folder: " + root.string());
-    fs::path canonical_root = fs::canonical(root, ec);
-    std::string root_prefix = root.generic_string();
-    if (root_prefix.empty() || root_prefix.back() != '/') root_prefix += '/';
-    std::vector<FileInfo> out;
-    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
-    for (; !ec && it != end; it.increment(ec)) {
-        const auto& entry = *it;
-        std::string name = entry.path().filename().string();
-        bool link = entry.is_symlink(ec);
-        if (name.front() == '.') {
-            if (entry.is_directory(ec) && !link) it.disable_recursion_pending();
-            continue;
+    const fs::path canonical_root = fs::canonical(root, ec);
+    const int root_fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (root_fd < 0) throw Error(Error::Code::io, "cannot read " + root.string() + ": " + std::strerror(errno));
+
+    // Two threads take folders from one queue: a stat is a system call, dear on a virtual
+    // machine, and 10,000 of them are most of a re-sync; the order they come in does not
+    // matter (sorted below).
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<std::string> queue = {std::string()};
+    std::size_t busy = 0;
+    std::exception_ptr failed;
+    auto work = [&](std::vector<FileInfo>& out) {
+        std::vector<std::string> subdirs;
+        for (;;) {
+            std::string rel_dir;
+            {
+                std::unique_lock<std::mutex> lock(mu);
+                cv.wait(lock, [&] { return !queue.empty() || busy == 0; });
+                if (queue.empty()) return;
+                rel_dir = std::move(queue.back());
+                queue.pop_back();
+                ++busy;
+            }
+            std::exception_ptr error;
+            try {
+                subdirs.clear();
+                scan_dir(root_fd, rel_dir, root, canonical_root, out, subdirs);
+            } catch (...) {  // out of memory: the other walker must not wait for this one forever
+                error = std::current_exception();
+            }
+            {
+                std::lock_guard<std::mutex> lock(mu);
+                if (error) {
+                    failed = error;
+                    queue.clear();
+                } else {
+                    for (auto& d : subdirs) queue.push_back(std::move(d));
+                }
+                --busy;
+            }
+            cv.notify_all();
         }
-        if (!has_markdown_extension(name)) continue;
-        if (link && !stays_inside(entry.path(), canonical_root)) continue;
-        struct stat st {};
-        if (::stat(entry.path().c_str(), &st) != 0) continue;  // vanished meanwhile
-        // The walk's paths all start with `root` + '/': slicing is much cheaper than
-        // lexically_relative on every file of a large folder.
-        std::string rel = entry.path().generic_string().substr(root_prefix.size());
-        if (auto info = from_stat(st, rel)) out.push_back(std::move(*info));
+    };
+    std::vector<FileInfo> out, theirs;
+    {
+        std::optional<std::thread> helper;
+        try {
+            helper.emplace(work, std::ref(theirs));
+        } catch (const std::system_error&) {  // no thread to be had: one walker is enough
+        }
+        work(out);
+        if (helper) helper->join();
     }
+    ::close(root_fd);
+    if (failed) std::rethrow_exception(failed);
+    out.insert(out.end(), std::make_move_iterator(theirs.begin()), std::make_move_iterator(theirs.end()));
     std::sort(out.begin(), out.end(), [](const FileInfo& a, const FileInfo& b) { return a.rel < b.rel; });
     return out;
 }

@@ -53,17 +53,38 @@ Index::~Index() = default;
 void Index::Impl::notice_outside_writes() {
     sql::Stmt st(*db, "PRAGMA data_version");
     std::int64_t v = st.step() ? st.int64(0) : 0;
-    if (v != data_version) vectors.invalidate_all();
+    if (v != data_version) {
+        vectors.invalidate_all();
+        embedded.clear();
+        collections.reset();
+        documents.clear();
+    }
     data_version = v;
 }
 
+const std::map<std::string, std::int64_t>& Index::Impl::held_collections() {
+    if (!collections) {
+        collections.emplace();
+        sql::Stmt st(*db, "SELECT collection, sum(chunks) FROM documents GROUP BY collection");
+        while (st.step()) collections->emplace(st.text(0), st.int64(1));
+    }
+    return *collections;
+}
+
+std::unordered_map<std::string, IndexedDocument>& Index::Impl::documents_of(const std::string& collection) {
+    auto it = documents.find(collection);
+    if (it == documents.end()) it = documents.emplace(collection, indexed_documents(*db, collection)).first;
+    return it->second;
+}
+
 void Index::Impl::refresh_file(const Collection& c, const std::string& rel) {
+    NoteChanges note{*this};
+    ForgetDocumentsOnThrow forget{*this, c.name};
     auto info = stat_markdown(c.root, rel);
-    sql::Stmt find(*db, "SELECT id, mtime_ns, size, sha256 FROM documents WHERE collection = ? AND path = ?");
-    find.bind(1, c.name).bind(2, rel);
+    auto& indexed = documents_of(c.name);
+    auto found = indexed.find(rel);
     std::optional<IndexedDocument> doc;
-    if (find.step()) doc = IndexedDocument{find.int64(0), find.int64(1), find.int64(2), find.text(3)};
-    find.reset();
+    if (found != indexed.end()) doc = found->second;
     if (doc && info && same_stat(*doc, *info)) return;
 
     std::string content;
@@ -75,24 +96,35 @@ void Index::Impl::refresh_file(const Collection& c, const std::string& rel) {
         }
     }
     sql::Transaction tx(*db);
+    std::optional<IndexedDocument> now;
     if (!info) {
         if (doc) writer->remove(doc->id);
     } else {
         std::string sha = sha256_hex(content);
-        if (doc && doc->sha256 == sha) writer->touch(doc->id, *info);
-        else writer->write(c.name, *info, content, sha);
+        if (doc && indexed_sha256(*db, doc->id) == sha) {
+            writer->touch(doc->id, *info);
+            now = IndexedDocument{doc->id, info->mtime_ns, info->size};
+        } else {
+            writer->write(c.name, *info, content, sha);
+            now = IndexedDocument{writer->written_id(), info->mtime_ns, info->size};
+        }
     }
     writer->drop_orphan_vectors();
     tx.commit();
-    vectors.invalidate(c.name);
+    if (now) indexed[rel] = *now;
+    else indexed.erase(rel);
 }
 
 SyncStats Index::sync(const Collection& c, const Progress& progress) {
     auto t0 = clk::now();
     auto& db = *impl_->db;
+    impl_->notice_outside_writes();
+    Impl::NoteChanges note{*impl_};
+    Impl::ForgetDocumentsOnThrow forget{*impl_, c.name};
     SyncStats s;
     auto files = scan_markdown(c.root);
-    auto indexed = indexed_documents(db, c.name);
+    auto& indexed = impl_->documents_of(c.name);
+    const std::uint64_t epoch = ++impl_->sync_epoch;
     s.scanned = files.size();
     Throttle throttle(progress);
 
@@ -107,25 +139,29 @@ SyncStats Index::sync(const Collection& c, const Progress& progress) {
         auto it = indexed.find(f.rel);
         if (it != indexed.end() && same_stat(it->second, f)) {
             ++s.unchanged;
-            indexed.erase(it);
+            it->second.seen = epoch;
             continue;
         }
         std::string content;
         try {
             content = read_file(c.root / f.rel);
         } catch (const Error&) {
-            continue;  // vanished since the walk: left in `indexed`, so removed below
+            continue;  // vanished since the walk: not seen, so removed below
         }
         std::string sha = sha256_hex(content);
         in_batch();
-        if (it != indexed.end() && it->second.sha256 == sha) {
+        if (it != indexed.end() && indexed_sha256(db, it->second.id) == sha) {
             impl_->writer->touch(it->second.id, f);
             ++s.unchanged;
         } else {
             s.chunks += impl_->writer->write(c.name, f, content, sha);
             ++(it != indexed.end() ? s.updated : s.added);
+            if (it == indexed.end()) it = indexed.emplace(f.rel, IndexedDocument{}).first;
+            it->second.id = impl_->writer->written_id();
         }
-        if (it != indexed.end()) indexed.erase(it);
+        it->second.mtime_ns = f.mtime_ns;
+        it->second.size = f.size;
+        it->second.seen = epoch;
         batch_bytes += content.size();
         if (++batch_files >= kBatchFiles || batch_bytes >= kBatchBytes) {
             tx->commit();
@@ -134,10 +170,15 @@ SyncStats Index::sync(const Collection& c, const Progress& progress) {
             throttle.tick(i + 1, files.size(), true);  // a batch is durable: always worth reporting
         }
     }
-    for (const auto& [rel, doc] : indexed) {
+    for (auto it = indexed.begin(); it != indexed.end();) {
+        if (it->second.seen == epoch) {
+            ++it;
+            continue;
+        }
         in_batch();
-        impl_->writer->remove(doc.id);
+        impl_->writer->remove(it->second.id);
         ++s.removed;
+        it = indexed.erase(it);
     }
     if (s.updated + s.removed > 0) {
         in_batch();
@@ -145,7 +186,6 @@ SyncStats Index::sync(const Collection& c, const Progress& progress) {
     }
     if (tx) tx->commit();
     tx.reset();
-    if (s.added + s.updated + s.removed > 0) impl_->vectors.invalidate(c.name);
     throttle.tick(files.size(), files.size(), true);
     s.seconds = std::chrono::duration<double>(clk::now() - t0).count();
     return s;
@@ -154,6 +194,7 @@ SyncStats Index::sync(const Collection& c, const Progress& progress) {
 void Index::refresh(const Collection& c, const std::string& rel_path) {
     if (!indexable_path(rel_path))
         throw Error(Error::Code::invalid, "not a Markdown file inside the collection: " + rel_path);
+    impl_->notice_outside_writes();
     impl_->refresh_file(c, rel_path);
 }
 
@@ -163,21 +204,33 @@ void Index::drop(const std::string& collection) {
     for (const auto& [rel, doc] : indexed_documents(db, collection)) impl_->writer->remove(doc.id);
     impl_->writer->drop_orphan_vectors();
     tx.commit();
+    impl_->note_changes();
+    impl_->writer->take_written(collection);
     impl_->vectors.invalidate(collection);
+    impl_->embedded.erase(collection);
+    impl_->documents.erase(collection);
 }
 
 CollectionStats Index::stats(const std::string& collection) {
     auto& db = *impl_->db;
+    impl_->notice_outside_writes();
     CollectionStats s;
-    sql::Stmt docs(db, "SELECT count(*), coalesce(sum(size), 0) FROM documents WHERE collection = ?");
+    sql::Stmt docs(db, "SELECT count(*), coalesce(sum(size), 0), coalesce(sum(chunks), 0) FROM documents WHERE collection = ?");
     docs.bind(1, collection);
     if (docs.step()) {
         s.documents = static_cast<std::size_t>(docs.int64(0));
         s.bytes = static_cast<std::size_t>(docs.int64(1));
+        s.chunks = static_cast<std::size_t>(docs.int64(2));
     }
-    sql::Stmt chunks(db, "SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.collection = ?");
-    chunks.bind(1, collection);
-    if (chunks.step()) s.chunks = static_cast<std::size_t>(chunks.int64(0));
+    // The vectors in memory agree with the index (they are kept in step with every write), and
+    // counting them there saves a lookup per chunk.
+    std::string model;
+    std::size_t rows = 0;
+    if (impl_->vectors.loaded(db, collection, model, rows) && rows > 0) {
+        s.embedding_model = model;
+        s.vectors = rows;
+        return s;
+    }
     // The model with the most vectors among this collection's chunks is "the" model.
     sql::Stmt vec(db,
                   "SELECT v.model, count(*) AS n FROM chunks c JOIN documents d ON d.id = c.doc_id "
@@ -206,7 +259,7 @@ std::vector<std::string> Index::check(const Collection& c) {
                 sha = sha256_hex(read_file(c.root / f.rel));
             } catch (const Error&) {
             }
-            if (sha != it->second.sha256) out.push_back("changed: " + f.rel);
+            if (sha != indexed_sha256(*impl_->db, it->second.id)) out.push_back("changed: " + f.rel);
         }
         indexed.erase(it);
     }

@@ -10,6 +10,7 @@
 #include "retrieval/vector_math.hpp"
 
 #include <algorithm>
+#include <future>
 #include <optional>
 
 namespace coffer::retrieval {
@@ -84,6 +85,19 @@ Answer Index::Impl::answer(const Query& q, const std::vector<Collection>& roots,
     Scope scope;
     for (const auto& c : roots) scope.collections.push_back(c.name);
     scope.path_prefix = q.path_prefix;
+    {
+        const auto& held = held_collections();
+        std::int64_t total = 0, in_scope = 0;
+        bool all = true;
+        for (const auto& [name, chunks] : held) {
+            total += chunks;
+            bool asked = std::find(scope.collections.begin(), scope.collections.end(), name) != scope.collections.end();
+            if (asked) in_scope += chunks;
+            all = all && asked;
+        }
+        scope.whole_index = all && scope.path_prefix.empty();
+        scope.small = !scope.whole_index && in_scope * 4 <= total;
+    }
     const auto k = static_cast<std::size_t>(q.top_k);
     Answer a;
     if (q.mode == Mode::grep) {
@@ -95,31 +109,43 @@ Answer Index::Impl::answer(const Query& q, const std::vector<Collection>& roots,
         return a;
     }
 
+    // The vector engine's list, or the reason there is none (then: keyword results, degraded).
+    const std::string model = embedder ? embedder->model_id() : std::string();
     std::string reason;
-    auto qv = embed_query(embedder, q.text, reason);
-    if (qv) {
-        const std::string model = embedder->model_id();
-        std::size_t stored = 0;
-        for (const auto& c : scope.collections)
-            if (vectors.dimension(*db, c, model) == static_cast<int>(qv->size())) stored += vectors.count(*db, c, model);
-        if (stored == 0) {
+    auto vector_list = [&](std::size_t n) -> std::optional<std::vector<Ranked>> {
+        auto qv = embed_query(embedder, q.text, reason);
+        if (!qv) return std::nullopt;
+        if (vectors.rows_of_dimension(scope, model, qv->size()) == 0) {
             reason = "no vectors for " + model + " in these collections yet: keyword results instead";
-            qv.reset();
+            return std::nullopt;
         }
+        return vectors.search(scope, model, *qv, n);
+    };
+    // The stored vectors are brought up to date here: that reads the index, this thread's.
+    const std::size_t stored = embedder ? vectors.prepare(*db, scope, model) : 0;
+    const auto depth = fusion_depth(q.top_k);
+    std::optional<std::vector<Ranked>> vec;
+    std::vector<Ranked> kw;
+    if (q.mode == Mode::hybrid && stored > 0) {
+        // Embedding the query (an HTTP call for a real endpoint) and the vector scan run on a
+        // second thread while this one runs the keyword search; neither touches the other's data.
+        auto pending = std::async(std::launch::async, vector_list, depth);
+        kw = keyword_search(*db, q.text, scope, depth);
+        vec = pending.get();
+    } else {
+        vec = vector_list(q.mode == Mode::vector ? k : depth);
     }
-    if (!qv) {
+    if (!vec) {
         a.degraded = true;
         a.degraded_reason = reason;
         a.hits = hydrate(*db, keyword_search(*db, q.text, scope, k), "keyword", q);
         return a;
     }
-    const std::string model = embedder->model_id();
     if (q.mode == Mode::vector) {
-        a.hits = hydrate(*db, vectors.search(*db, scope, model, *qv, k), "vector", q);
+        a.hits = hydrate(*db, *vec, "vector", q);
         return a;
     }
-    auto depth = fusion_depth(q.top_k);
-    auto fused = fuse_rrf(keyword_search(*db, q.text, scope, depth), vectors.search(*db, scope, model, *qv, depth), k);
+    auto fused = fuse_rrf(kw, *vec, k);
     Hydrator h(*db);
     for (const auto& f : fused)
         if (auto hit = h.hit(f.chunk_id, f.score, f.engine, q.text)) a.hits.push_back(std::move(*hit));

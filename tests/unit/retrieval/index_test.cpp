@@ -128,16 +128,38 @@ BOOST_AUTO_TEST_CASE(delete_index_and_rebuild_gives_identical_results) {
     BOOST_TEST(!before[0].empty());
 }
 
-BOOST_AUTO_TEST_CASE(other_schema_version_is_rebuilt) {
-    Fixture f;
+// Closes the fixture's index, marks its file as written by schema version `v`, opens it again.
+void reopen_as_version(Fixture& f, int v) {
     f.index.reset();
     sqlite3* db = nullptr;
     sqlite3_open(f.db.c_str(), &db);
-    sqlite3_exec(db, "PRAGMA user_version = 999", nullptr, nullptr, nullptr);
+    sqlite3_exec(db, ("PRAGMA user_version = " + std::to_string(v)).c_str(), nullptr, nullptr, nullptr);
     sqlite3_close(db);
     f.index = std::make_unique<Index>(f.db);
+}
+
+BOOST_AUTO_TEST_CASE(other_schema_version_is_rebuilt) {
+    Fixture f;
+    reopen_as_version(f, 999);
     BOOST_TEST(f.index->stats("kb").documents == 0u);
     BOOST_TEST(f.index->sync(f.kb).added == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(a_rebuild_for_another_version_keeps_the_vectors) {
+    Fixture f;
+    BagOfWordsEmbedder bow;
+    const std::size_t embedded = f.index->embed_pending("kb", bow);
+    BOOST_TEST(embedded > 0u);
+    const std::string before = render(f.search("release pipeline", Mode::vector, &bow));
+    reopen_as_version(f, 1);
+    BOOST_TEST(f.index->stats("kb").documents == 0u);
+    BOOST_TEST(f.index->sync(f.kb).added == 4u);
+    bow.texts_embedded = 0;
+    BOOST_TEST(f.index->embed_pending("kb", bow) == 0u);  // every text already has its vector
+    BOOST_TEST(bow.texts_embedded == 0u);
+    BOOST_TEST(f.index->stats("kb").vectors == embedded);
+    BOOST_TEST(render(f.search("release pipeline", Mode::vector, &bow)) == before);
+    BOOST_TEST(!fs::exists(f.db.string() + ".old"));
 }
 
 BOOST_AUTO_TEST_CASE(killed_mid_sync_is_completed_by_the_next) {
@@ -177,6 +199,50 @@ BOOST_AUTO_TEST_CASE(killed_mid_sync_is_completed_by_the_next) {
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(keyword_engine)
+
+BOOST_AUTO_TEST_CASE(small_collection_in_a_large_index_ranks_like_the_whole_index) {
+    // The keyword engine searches a small scope within its own chunks' rowid ranges; the scores
+    // and order must be those of the index-wide ranking, filtered.
+    TempDir dir("retrieval-kw-scope");
+    Collection big{"big", dir / "big"}, small{"small", dir / "small"};
+    for (int d = 0; d < 80; ++d)  // ranked above every small note (the title weighs 4)
+        write(big.root / ("b" + std::to_string(d) + ".md"),
+              "# Garden " + std::to_string(d) + "\n\ngarden tomato watering " + std::string(d % 7, 'x') + "\n");
+    for (int d = 0; d < 12; ++d) {
+        std::string text = "# Note " + std::to_string(d) + "\n\n";
+        for (int i = 0; i <= d % 4; ++i) text += "garden ";
+        text += "hose\n\n## Other\n\nnothing here\n";
+        write(small.root / ("sub" + std::to_string(d % 2) + "/n" + std::to_string(d) + ".md"), text);
+    }
+    Index idx(dir / "i.db");
+    idx.sync(small);  // ids of the small collection first, then the big one, then an edit:
+    idx.sync(big);    // the small scope is two runs of ids
+    write(small.root / "sub0/n0.md", "# Note 0\n\ngarden garden garden hose\n");
+    idx.sync(small);
+    auto search = [&](std::vector<std::string> cols, std::string prefix, int k) {
+        Query q;
+        q.text = "garden";
+        q.collections = std::move(cols);
+        q.path_prefix = std::move(prefix);
+        q.top_k = k;
+        return idx.search(q, {big, small}, nullptr);
+    };
+    auto everything = search({"big", "small"}, "", 100);
+    for (std::string prefix : {"", "sub1/"}) {
+        std::vector<Hit> expected;
+        for (auto& h : everything.hits)
+            if (h.collection == "small" && h.path.rfind(prefix, 0) == 0) expected.push_back(h);
+        BOOST_REQUIRE(expected.size() >= 5u);
+        expected.resize(5);
+        auto got = search({"small"}, prefix, 5);
+        BOOST_REQUIRE_EQUAL(got.hits.size(), 5u);
+        for (std::size_t i = 0; i < 5; ++i) {
+            BOOST_TEST(got.hits[i].path == expected[i].path);
+            BOOST_TEST(got.hits[i].line_from == expected[i].line_from);
+            BOOST_TEST(got.hits[i].score == expected[i].score);
+        }
+    }
+}
 
 BOOST_AUTO_TEST_CASE(frontmatter_title_heading_and_lines) {
     Fixture f;
@@ -462,6 +528,55 @@ BOOST_AUTO_TEST_CASE(hybrid_shows_engine_scores_not_fusion) {
     auto st = f.index->stats("kb");
     BOOST_TEST(st.embedding_model == "bow2@128");
     BOOST_TEST(st.vectors == total);
+}
+
+BOOST_AUTO_TEST_CASE(vectors_kept_in_step_with_edits_answer_like_a_fresh_load) {
+    // The in-memory vectors are updated document by document after syncs, refreshes and
+    // embeddings; a second Index on the same file loads them whole. Both must answer alike, and
+    // the statistics must agree with what a count in SQL gives.
+    Fixture f;
+    BagOfWordsEmbedder bow;
+    for (int i = 0; i < 30; ++i)
+        write(f.kb.root / ("many/n" + std::to_string(i) + ".md"),
+              "# Note " + std::to_string(i) + "\n\nrelease notes about proxy " + std::to_string(i) + " and the pipeline\n");
+    f.index->sync(f.kb);
+    f.index->embed_pending("kb", bow);
+    const std::vector<std::string> queries = {"release pipeline rollback", "proxy settings", "note 7", "apt install"};
+    for (auto& q : queries) f.search(q, Mode::vector, &bow);  // loaded now
+    auto check = [&] {
+        auto counted = Index(f.db).stats("kb");  // nothing loaded: counted in SQL
+        Index fresh(f.db);
+        for (Mode m : {Mode::vector, Mode::hybrid})
+            for (auto& text : queries) {
+                Query q;
+                q.text = text;
+                q.collections = {"kb"};
+                q.mode = m;
+                q.top_k = 20;
+                BOOST_TEST(render(f.search(text, m, &bow, 20)) == render(fresh.search(q, {f.kb}, &bow)));
+            }
+        for (const auto& st : {f.index->stats("kb"), fresh.stats("kb")}) {
+            BOOST_TEST(st.vectors == counted.vectors);
+            BOOST_TEST(st.chunks == counted.chunks);
+            BOOST_TEST(st.documents == counted.documents);
+            BOOST_TEST(st.embedding_model == counted.embedding_model);
+        }
+    };
+    check();
+    write(f.kb.root / "ops/deploy.md", "# Deploy\n\nDeploy with the release pipeline; rollback is automatic.\n\n## More\n\nproxy\n");
+    fs::remove(f.kb.root / "many/n3.md");
+    write(f.kb.root / "many/n99.md", "# Note 99\n\nrelease proxy\n");
+    f.index->sync(f.kb);
+    f.index->embed_pending("kb", bow);
+    check();
+    write(f.kb.root / "many/n5.md", "# Note 5\n\nrewritten apt install notes\n");
+    f.index->refresh(f.kb, "many/n5.md");
+    BOOST_TEST(f.index->embed_pending("kb", bow) == 1u);
+    check();
+    // Synced but not embedded yet: the new chunk has no vector, in memory or not.
+    write(f.kb.root / "many/n6.md", "# Note 6\n\nsomething else entirely\n");
+    f.index->sync(f.kb);
+    check();
 }
 
 BOOST_AUTO_TEST_SUITE_END()
