@@ -2,6 +2,7 @@
 
 #include "core/log.hpp"
 #include "plugin/call.hpp"
+#include "resource/scope.hpp"
 
 #include <boost/json.hpp>
 
@@ -18,7 +19,9 @@ std::string resource_doc(const Resource& r) {
                                         {"name", r.name},
                                         {"description", r.description},
                                         {"enabled", r.enabled},
-                                        {"config", r.config}});
+                                        {"config", r.config},
+                                        {"scope", r.scope},  // ABI 1.7
+                                        {"machine", this_machine()}});
 }
 // Any kind that contributes to the gateway may carry this curation policy in its config (G-22).
 bool auto_enable_new(const Resource& r) {
@@ -53,9 +56,19 @@ void Instances::publish(const Live& l) {
 void Instances::refresh(const Resource& r) {
     auto it = live_.find(r.uid);
     if (it == live_.end()) return;
+    bool rescoped = it->second.scope != r.scope;
     it->second.scope = r.scope;
     it->second.auto_enable_new = auto_enable_new(r);
     publish(it->second);
+    if (rescoped) rescope(it->second, r);
+}
+
+// ABI 1.7: tell an instance that acts for agents itself that its scope changed.
+void Instances::rescope(Live& l, const Resource& r) {
+    if (!l.kind->fns.rescope) return;
+    auto doc = json::serialize(json::object{{"scope", r.scope}, {"machine", this_machine()}});
+    auto res = call(*l.kind->plugin, "rescope", [&](coffer_reply* rep) { return l.kind->fns.rescope(l.inst, cstr(doc), rep); });
+    if (!res) core::log::warn("resource could not apply its new scope", {{"resource", r.ref()}, {"error", res.error().message}});
 }
 
 void Instances::start(Live& l, const std::string& ref) {
@@ -96,6 +109,7 @@ core::Result<void> Instances::update(const Resource& r) {
     auto& l = it->second;
     if (l.kind->fns.update) {
         providers_.retire(l.uid);  // sessions reopen lazily against the new config
+        bool rescoped = l.scope != r.scope;
         l.scope = r.scope;
         l.auto_enable_new = auto_enable_new(r);
         auto cfg = json::serialize(r.config);
@@ -103,6 +117,7 @@ core::Result<void> Instances::update(const Resource& r) {
                         [&](coffer_reply* rep) { return l.kind->fns.update(l.inst, cstr(cfg), rep); });
         publish(l);
         if (!res) return res.error();
+        if (rescoped) rescope(l, r);
         return {};
     }
     auto* kind = l.kind;

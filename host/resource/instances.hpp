@@ -51,6 +51,7 @@ private:
         bool auto_enable_new = true;  // the gateway's curation policy (G-22), from config
     };
     void publish(const Live& l);
+    void rescope(Live& l, const Resource& r);
     void start(Live& l, const std::string& ref);
     void stop(Live& l, const std::string& ref);
     std::map<std::string, Live> live_;

@@ -1,6 +1,7 @@
 #include "resource/scope.hpp"
 
 #include <boost/json.hpp>
+#include <coffer/scope.hpp>
 
 #include <unistd.h>
 
@@ -38,28 +39,10 @@ std::optional<std::pair<std::string, std::string>> check_scope(const json::value
     return std::nullopt;
 }
 
-bool in_machine_scope(const json::array& scope, const std::string& machine) {
-    for (auto& e : scope) {
-        auto* o = e.if_object();
-        if (!o) continue;
-        auto* m = o->if_contains("machine");
-        if (m && m->is_string() && (m->as_string() == "*" || m->as_string() == machine)) return true;
-    }
-    return false;
-}
+bool in_machine_scope(const json::array& scope, const std::string& machine) { return scope::in_machine(scope, machine); }
 
 bool in_agent_scope(const json::array& scope, const std::string& machine, const std::string& agent) {
-    for (auto& e : scope) {
-        auto* o = e.if_object();
-        if (!o) continue;
-        auto* m = o->if_contains("machine");
-        if (!m || !m->is_string() || (m->as_string() != "*" && m->as_string() != machine)) continue;
-        auto* agents = o->if_contains("agents");
-        if (!agents || !agents->is_array()) continue;
-        for (auto& a : agents->as_array())
-            if (a.is_string() && (a.as_string() == "*" || (!agent.empty() && a.as_string() == agent))) return true;
-    }
-    return false;
+    return scope::in_agent(scope, machine, agent);
 }
 
 std::string this_machine() {

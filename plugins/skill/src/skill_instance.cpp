@@ -78,12 +78,20 @@ std::string SkillInstance::config_source(const json::object& config) const {
     return s && s->is_string() ? std::string(s->as_string()) : std::string();
 }
 
+// The configured targets (default: all) that the resource's scope lets it reach: a skill scoped to
+// the agent `codex` goes only into codex's folder (R-5, S-3). The target names are the agent names
+// the shim reports by default (`coffer agent mcp install <type>`).
 std::vector<std::string> SkillInstance::targets() const {
     auto* t = info_.config.if_contains("targets");
-    if (!t || !t->is_array()) return all_targets();
     std::vector<std::string> out;
+    if (!t || !t->is_array()) {
+        for (auto& name : all_targets())
+            if (info_.for_agent(name)) out.push_back(name);
+        return out;
+    }
     for (auto& v : t->as_array())
-        if (v.is_string() && known_target(v.as_string())) out.emplace_back(v.as_string());
+        if (v.is_string() && known_target(v.as_string()) && info_.for_agent(std::string(v.as_string())))
+            out.emplace_back(v.as_string());
     return out;
 }
 
@@ -298,6 +306,10 @@ void SkillInstance::stop() {
 void SkillInstance::complete_stop() {
     stop_pending_ = false;
     undeliver_all("disabled");
+}
+
+void SkillInstance::rescope() {
+    if (started_) deliver_all("scope changed");
 }
 
 void SkillInstance::update(const json::object& config) {

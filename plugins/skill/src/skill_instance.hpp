@@ -34,6 +34,7 @@ public:
     ~SkillInstance() override;
 
     void update(const json::object& config) override;
+    void rescope() override;
     void start() override;
     void stop() override;
     json::value status() override;

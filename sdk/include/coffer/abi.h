@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 #define COFFER_ABI_MAJOR 1
-#define COFFER_ABI_MINOR 6
+#define COFFER_ABI_MINOR 7
 
 #if defined(_WIN32)
 #define COFFER_EXPORT __declspec(dllexport)
@@ -189,7 +189,8 @@ struct coffer_kind {
                               coffer_reply* reply);
 
     /* Create the live instance for a resource. resource_json is
-       {"uid","kind","name","config","enabled","description"}. Required. */
+       {"uid","kind","name","config","enabled","description"} (+ "scope", "machine" since 1.7).
+       Required. */
     coffer_status (*create)(void* plugin_ctx, const coffer_kind* kind, coffer_str resource_json,
                             coffer_instance** out, coffer_reply* reply);
     /* The config changed (already validated). Optional: without it the host recreates. */
@@ -228,6 +229,14 @@ struct coffer_kind {
     /* When this kind's instances are IM channel adapters: how the host's channel core receives
        and sends through them; NULL otherwise. */
     const struct coffer_channel_adapter* channel;
+
+    /* --- ABI 1.7 --- */
+    /* The resource's scope (R-5: which machines and agents it is for) changed while its instance
+       lives on; scope_json is {"scope":[{"machine","agents":[…]}…],"machine":"<this machine>"}.
+       A kind that acts for agents itself (e.g. delivers files into each agent's folder) applies
+       it here. Optional: without it nothing is called. Since 1.7 create's resource_json carries
+       the same "scope" and "machine" members. */
+    coffer_status (*rescope)(coffer_instance* inst, coffer_str scope_json, coffer_reply* reply);
 };
 
 /*

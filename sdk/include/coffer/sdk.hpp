@@ -11,6 +11,7 @@
 #pragma once
 
 #include <coffer/abi.h>
+#include <coffer/scope.hpp>
 
 #include <boost/json.hpp>
 
@@ -143,6 +144,12 @@ struct ResourceInfo {
     std::string uid, kind, name, description;
     json::object config;
     bool enabled = false;
+    // ABI 1.7: the resource's scope and this machine's identity (a 1.6 host sends neither: the
+    // scope is then "everywhere, every agent"). See coffer/scope.hpp.
+    json::array scope = default_scope();
+    std::string machine;
+    bool for_agent(const std::string& agent) const { return coffer::scope::in_agent(scope, machine.empty() ? "*" : machine, agent); }
+    static json::array default_scope() { return json::array{json::object{{"machine", "*"}, {"agents", json::array{"*"}}}}; }
 };
 
 // ---- MCP capability providers (ABI 1.2) ----
@@ -337,6 +344,8 @@ public:
     virtual ~Instance() = default;
     // Config changed (already validated). Default: accept and keep the new config.
     virtual void update(const json::object& config) { info_.config = config; }
+    // The scope changed (ABI 1.7; info().scope is already the new one when this runs). Default: nothing.
+    virtual void rescope() {}
     virtual void start() {}
     virtual void stop() {}
     virtual json::value status() { return json::object{}; }
@@ -377,6 +386,10 @@ public:
 
     const ResourceInfo& info() const noexcept { return info_; }
     void set_info(ResourceInfo info) { info_ = std::move(info); }
+    void set_scope(json::array scope, std::string machine) {
+        info_.scope = std::move(scope);
+        if (!machine.empty()) info_.machine = std::move(machine);
+    }
 
 protected:
     ResourceInfo info_;
@@ -526,6 +539,8 @@ inline coffer_status k_create(void*, const coffer_kind* k, coffer_str resource, 
         info.description = str("description");
         if (auto* c = obj.if_contains("config"); c && c->is_object()) info.config = c->as_object();
         if (auto* e = obj.if_contains("enabled"); e && e->is_bool()) info.enabled = e->as_bool();
+        if (auto* sc = obj.if_contains("scope"); sc && sc->is_array()) info.scope = sc->as_array();
+        info.machine = str("machine");
         auto impl = slot->impl->create(info);
         if (!impl) throw Error(COFFER_E_INTERNAL, "kind returned no instance");
         impl->set_info(std::move(info));
@@ -537,6 +552,19 @@ inline coffer_status k_create(void*, const coffer_kind* k, coffer_str resource, 
 inline coffer_status k_update(coffer_instance* i, coffer_str config, coffer_reply* r) {
     return guarded(r, [&] {
         inst(i).update(parse_object(config, "config"));
+        return COFFER_OK;
+    });
+}
+inline coffer_status k_rescope(coffer_instance* i, coffer_str scope, coffer_reply* r) {
+    return guarded(r, [&] {
+        auto obj = parse_object(scope, "scope");
+        auto& in = inst(i);
+        auto* sc = obj.if_contains("scope");
+        if (!sc || !sc->is_array()) throw Error(COFFER_E_INVALID, "scope must be an array");
+        in.set_scope(sc->as_array(), obj.if_contains("machine") && obj.at("machine").is_string()
+                                         ? std::string(obj.at("machine").as_string())
+                                         : std::string());
+        in.rescope();
         return COFFER_OK;
     });
 }
@@ -798,6 +826,7 @@ const coffer_plugin* entry(uint16_t host_major, uint16_t host_minor, const char*
             d.mcp = k->provides_mcp() ? mcp_table() : nullptr;
             d.agent = k->drives_agent() ? agent_table() : nullptr;  // 1.5
             d.channel = k->is_channel() ? channel_table() : nullptr;  // 1.6
+            d.rescope = &k_rescope;                                      // 1.7
             reg.table.push_back(&slot->desc);
             reg.slots.push_back(std::move(slot));
         }

@@ -1,6 +1,6 @@
 /* ABI case newer_minor: BREAKS minor negotiation. Built against ABI 1.0 but declares
- * min_host_minor 7, i.e. it claims to need host services that only a 1.7 host offers.
- * Everything else is valid. Expected: refused, "needs host ABI 1.7 or newer". */
+ * min_host_minor 99, i.e. it claims to need host services that only a (future) 1.99 host offers.
+ * Everything else is valid. Expected: refused, "needs host ABI 1.99 or newer". */
 #include <coffer/abi.h>
 
 static coffer_status nm_init(const coffer_host_api* api, coffer_host* host, coffer_str config, void** ctx,
@@ -32,7 +32,7 @@ static const coffer_plugin plugin = {
     .struct_size = sizeof(coffer_plugin),
     .abi_major = COFFER_ABI_MAJOR,
     .abi_minor = 0,
-    .min_host_minor = 7, /* the breakage */
+    .min_host_minor = 99, /* the breakage */
     .name = {"newer_minor", 11},
     .version = {"1.0.0", 5},
     .init = nm_init,

@@ -57,7 +57,7 @@ BOOST_AUTO_TEST_CASE(broken_plugins_are_refused_with_reasons) {
 
     auto newer = find_plugin(list, "newer_minor");
     BOOST_TEST(newer.at("status").as_string() == "refused");
-    BOOST_TEST(reason(newer).find("1.7") != std::string::npos, reason(newer));
+    BOOST_TEST(reason(newer).find("1.99") != std::string::npos, reason(newer));
 
     auto orphan = find_plugin(list, "liborphan");
     BOOST_TEST(orphan.at("status").as_string() == "refused");

@@ -209,6 +209,32 @@ BOOST_FIXTURE_TEST_CASE(targets_choose_the_agents, Fixture) {
     BOOST_TEST(fs::exists(claude / "only-codex" / "SKILL.md"));
 }
 
+BOOST_FIXTURE_TEST_CASE(scope_chooses_the_agents_too, Fixture) {
+    // R-5 / S-3: a skill scoped to the agent codex goes only into codex's folder; the plugin learns
+    // the scope through the ABI (create's resource_json, then rescope when it changes).
+    import("scoped", make_skill("scoped"), 201, R"(,"scope":[{"machine":"*","agents":["codex"]}])");
+    BOOST_TEST(fs::exists(codex / "scoped" / "SKILL.md"));
+    BOOST_TEST(!fs::exists(claude / "scoped"));
+    // Only the scope changes (same config): the delivery follows it.
+    req("PATCH", "/api/v1/resources/skill/scoped", R"({"scope":[{"machine":"*","agents":["claude_code"]}]})", 200);
+    BOOST_TEST(fs::exists(claude / "scoped" / "SKILL.md"));
+    BOOST_TEST(!fs::exists(codex / "scoped"));
+    // Scope and targets together: an agent must be in both.
+    req("PATCH", "/api/v1/resources/skill/scoped",
+        R"({"config":{"targets":["codex"]},"scope":[{"machine":"*","agents":["codex","claude_code"]}]})", 200);
+    BOOST_TEST(fs::exists(codex / "scoped" / "SKILL.md"));
+    BOOST_TEST(!fs::exists(claude / "scoped"));
+    // Back to every agent, and it survives a restart as it is.
+    req("PATCH", "/api/v1/resources/skill/scoped", R"({"config":{"targets":["claude_code","codex"]},"scope":[{"machine":"*","agents":["*"]}]})", 200);
+    BOOST_TEST(fs::exists(claude / "scoped" / "SKILL.md"));
+    BOOST_TEST(fs::exists(codex / "scoped" / "SKILL.md"));
+    req("PATCH", "/api/v1/resources/skill/scoped", R"({"scope":[{"machine":"*","agents":["codex"]}]})", 200);
+    d.stop();
+    BOOST_REQUIRE_MESSAGE(d.start(), d.log());
+    BOOST_TEST(fs::exists(codex / "scoped" / "SKILL.md"));
+    BOOST_TEST(!fs::exists(claude / "scoped"));
+}
+
 BOOST_FIXTURE_TEST_CASE(invalid_skills_are_refused_with_specific_errors, Fixture) {
     struct Case {
         std::string name;      // resource name

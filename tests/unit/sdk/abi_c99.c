@@ -71,6 +71,7 @@ static const coffer_c_layout_entry layout[] = {
     ENTRY(offsetof(coffer_channel_adapter, edit)),
     ENTRY(offsetof(coffer_channel_adapter, typing)),
     ENTRY(offsetof(coffer_kind, channel)),
+    ENTRY(offsetof(coffer_kind, rescope)),
     ENTRY(sizeof(coffer_plugin)),
     ENTRY(offsetof(coffer_plugin, abi_major)),
     ENTRY(offsetof(coffer_plugin, abi_minor)),

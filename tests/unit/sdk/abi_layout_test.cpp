@@ -41,7 +41,6 @@ BOOST_AUTO_TEST_CASE(c_and_cxx_agree_on_layout) {
         ENTRY(offsetof(coffer_host_api, child_exited)),
         ENTRY(offsetof(coffer_host_api, credential_resolve)),
         ENTRY(offsetof(coffer_host_api, turn_event)),
-    ENTRY(offsetof(coffer_host_api, channel_inbound)),
         ENTRY(offsetof(coffer_host_api, channel_inbound)),
         ENTRY(sizeof(coffer_kind)),
         ENTRY(offsetof(coffer_kind, name)),
@@ -68,14 +67,6 @@ BOOST_AUTO_TEST_CASE(c_and_cxx_agree_on_layout) {
         ENTRY(offsetof(coffer_agent_driver, start_turn)),
         ENTRY(offsetof(coffer_agent_driver, interrupt)),
         ENTRY(offsetof(coffer_kind, agent)),
-    ENTRY(sizeof(coffer_channel_adapter)),
-    ENTRY(offsetof(coffer_channel_adapter, capabilities)),
-    ENTRY(offsetof(coffer_channel_adapter, start)),
-    ENTRY(offsetof(coffer_channel_adapter, stop)),
-    ENTRY(offsetof(coffer_channel_adapter, send)),
-    ENTRY(offsetof(coffer_channel_adapter, edit)),
-    ENTRY(offsetof(coffer_channel_adapter, typing)),
-    ENTRY(offsetof(coffer_kind, channel)),
         ENTRY(sizeof(coffer_channel_adapter)),
         ENTRY(offsetof(coffer_channel_adapter, capabilities)),
         ENTRY(offsetof(coffer_channel_adapter, start)),
@@ -84,6 +75,7 @@ BOOST_AUTO_TEST_CASE(c_and_cxx_agree_on_layout) {
         ENTRY(offsetof(coffer_channel_adapter, edit)),
         ENTRY(offsetof(coffer_channel_adapter, typing)),
         ENTRY(offsetof(coffer_kind, channel)),
+        ENTRY(offsetof(coffer_kind, rescope)),
         ENTRY(sizeof(coffer_plugin)),
         ENTRY(offsetof(coffer_plugin, abi_major)),
         ENTRY(offsetof(coffer_plugin, abi_minor)),
@@ -130,8 +122,13 @@ BOOST_AUTO_TEST_CASE(minor_5_appends_the_agent_driver) {
 BOOST_AUTO_TEST_CASE(minor_6_appends_the_channel_adapter) {
     // 1.6 only appended: channel_inbound after turn_event, channel after agent.
     BOOST_TEST(sizeof(coffer_host_api) == offsetof(coffer_host_api, channel_inbound) + sizeof(void*));
-    BOOST_TEST(sizeof(coffer_kind) == offsetof(coffer_kind, channel) + sizeof(void*));
-    BOOST_TEST(COFFER_ABI_MINOR == 6);
+    BOOST_TEST(offsetof(coffer_kind, rescope) == offsetof(coffer_kind, channel) + sizeof(void*));
+}
+
+BOOST_AUTO_TEST_CASE(minor_7_appends_rescope) {
+    // 1.7 only appended: rescope after channel.
+    BOOST_TEST(sizeof(coffer_kind) == offsetof(coffer_kind, rescope) + sizeof(void*));
+    BOOST_TEST(COFFER_ABI_MINOR == 7);
 }
 
 BOOST_AUTO_TEST_CASE(a_c_plugin_is_drivable_by_the_fake_host) {
