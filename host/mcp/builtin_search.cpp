@@ -9,6 +9,8 @@
 #include "mcp/session.hpp"
 #include "toolsearch/index.hpp"
 
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -106,29 +108,40 @@ struct Built {
     toolsearch::Index index;
 };
 
+// The tools an index is built from, owned (a build runs on the indexing thread, after the
+// network thread has moved on).
+using ToolItems = std::vector<std::pair<std::string, std::string>>;
+
 class IndexCache {
 public:
-    std::shared_ptr<const Built> get(const Catalog::Items& items) {
-        std::size_t fp = fingerprint(items);
-        {
-            std::lock_guard lock(mutex_);
-            for (auto it = entries_.begin(); it != entries_.end(); ++it)
-                if ((*it)->fingerprint == fp && (*it)->names.size() == items.size()) {
-                    auto hit = *it;
-                    entries_.erase(it);
-                    entries_.insert(entries_.begin(), hit);
-                    return hit;
-                }
-        }
+    // The index of exactly these tools if one is cached (any thread).
+    std::shared_ptr<const Built> find(std::size_t fp, std::size_t count) {
+        std::lock_guard lock(mutex_);
+        for (auto it = entries_.begin(); it != entries_.end(); ++it)
+            if ((*it)->fingerprint == fp && (*it)->names.size() == count) {
+                auto hit = *it;
+                entries_.erase(it);
+                entries_.insert(entries_.begin(), hit);
+                return hit;
+            }
+        return nullptr;
+    }
+
+    // Builds (unless another build of the same tools finished meanwhile) and caches. Indexing
+    // thread only: building 10,000 tools takes long enough to stall every session if it ran on
+    // the network thread.
+    std::shared_ptr<const Built> build_and_keep(const ToolItems& items, std::size_t fp) {
+        if (auto hit = find(fp, items.size())) return hit;
+        auto t0 = std::chrono::steady_clock::now();
         auto built = build(items, fp);
+        core::log::info("tool search index built",
+                        {{"tools", static_cast<std::int64_t>(items.size())},
+                         {"ms", std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count()}});
         std::lock_guard lock(mutex_);
         entries_.insert(entries_.begin(), built);
         if (entries_.size() > kEntries) entries_.pop_back();
         return built;
     }
-
-private:
-    static constexpr std::size_t kEntries = 4;
 
     static std::size_t fingerprint(const Catalog::Items& items) {
         std::size_t h = 0xcbf29ce484222325ull;
@@ -140,20 +153,23 @@ private:
         return h;
     }
 
-    static std::shared_ptr<const Built> build(const Catalog::Items& items, std::size_t fp) {
+private:
+    static constexpr std::size_t kEntries = 4;
+
+    static std::shared_ptr<const Built> build(const ToolItems& items, std::size_t fp) {
         auto b = std::make_shared<Built>();
         b->fingerprint = fp;
         std::vector<toolsearch::ToolText> texts;
         texts.reserve(items.size());
-        for (auto* it : items) {
+        for (auto& [name, raw] : items) {
             boost::system::error_code ec;
-            auto v = json::parse(it->second, ec);
+            auto v = json::parse(raw, ec);
             toolsearch::ToolText t;
             if (!ec && v.is_object()) t = toolsearch::tool_text(v.as_object());
-            t.name = it->first;
+            t.name = name;
             texts.push_back(std::move(t));
-            b->names.push_back(it->first);
-            b->raw.push_back(it->second);
+            b->names.push_back(name);
+            b->raw.push_back(raw);
         }
         b->index = toolsearch::Index(texts);
         return b;
@@ -167,6 +183,7 @@ private:
 
 using search_detail::Built;
 using search_detail::IndexCache;
+using search_detail::ToolItems;
 
 namespace {
 
@@ -223,6 +240,12 @@ std::string tool_error(const std::string& message) {
 IndexCache& cache() {
     static IndexCache c;
     return c;
+}
+
+// The one thread tool-search indexes are built on (builds are rare: once per distinct catalog).
+boost::asio::thread_pool& indexing() {
+    static boost::asio::thread_pool pool(1);
+    return pool;
 }
 
 // At most `max` bytes of `s`, cut at a character boundary, with an ellipsis when cut.
@@ -354,19 +377,36 @@ void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::objec
         own.reserve(items.size());
         for (auto* it : items)
             if (!builtin::is_builtin(it->first)) own.push_back(it);
-        std::shared_ptr<const Built> built;
-        try {
-            built = cache().get(own);
-        } catch (const std::exception& e) {
-            core::log::error("coffer__search_tools could not index the tools", {{"error", e.what()}});
-            session->end_invocation(ex, curation::outcome::error, rpc::code::internal_error);
-            return session->fail(ex, rpc::code::internal_error, "Tool search failed");
-        }
-        if (auto key = memo_key(*session))
-            session->search_memo_ = std::make_shared<SearchMemo>(SearchMemo{std::move(*key), built});
-        else
-            session->search_memo_.reset();
-        respond(*session, *built);
+        auto fp = IndexCache::fingerprint(own);
+        auto answer = [ex, respond](Session& session, std::shared_ptr<const Built> built) {
+            if (!built) {
+                session.end_invocation(ex, curation::outcome::error, rpc::code::internal_error);
+                return session.fail(ex, rpc::code::internal_error, "Tool search failed");
+            }
+            if (auto key = memo_key(session))
+                session.search_memo_ = std::make_shared<SearchMemo>(SearchMemo{std::move(*key), built});
+            else
+                session.search_memo_.reset();
+            respond(session, *built);
+        };
+        if (auto hit = cache().find(fp, own.size())) return answer(*session, std::move(hit));
+        // A new catalog: index it on the indexing thread, answer back on the network thread.
+        auto owned = std::make_shared<ToolItems>();
+        owned->reserve(own.size());
+        for (auto* it : own) owned->push_back(*it);
+        boost::asio::post(indexing(), [owned, fp, net = session->env_.net, w = session->weak_from_this(), ex, answer] {
+            std::shared_ptr<const Built> built;
+            try {
+                built = cache().build_and_keep(*owned, fp);
+            } catch (const std::exception& e) {
+                core::log::error("coffer__search_tools could not index the tools", {{"error", e.what()}});
+            }
+            boost::asio::post(net, [w, ex, answer, built] {
+                auto session = w.lock();
+                if (!session || ex->done) return;
+                answer(*session, built);
+            });
+        });
     });
 }
 

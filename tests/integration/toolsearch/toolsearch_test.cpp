@@ -8,7 +8,12 @@
 #include "mcp_client.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <iostream>
 #include <map>
+#include <thread>
 
 using namespace coffer::test;
 namespace json = boost::json;
@@ -189,4 +194,50 @@ BOOST_AUTO_TEST_CASE(the_coffer_server_name_is_never_routed) {
     BOOST_TEST(echo_status(d, "a").at("open").as_int64() == 1);
     if (r.status == 201) BOOST_TEST(echo_status(d, "coffer").at("open").as_int64() == 0);  // never contacted
     BOOST_TEST(!has(found(search(c, {{"query", "echoes its text"}, {"top_k", 20}})), "coffer__echo"));
+}
+
+BOOST_AUTO_TEST_CASE(the_first_search_indexes_off_the_network_thread) {
+    // 20,000 tools: the first search builds their index, which takes a while. Meanwhile another
+    // session's pings are answered at once — the network thread is not the one building.
+    StartedDaemon s;
+    auto tools_file = s.dir.path() / "tools.txt";
+    {
+        std::ofstream out(tools_file);
+        for (int i = 0; i < 20000; ++i) out << "generated_tool_" << i << "\n";
+    }
+    add_stdio_server(s.d, "big", COFFER_TEST_UPSTREAM, {"--tools-file", tools_file.string()});
+    McpClient a(s.d), b(s.d);
+    a.initialize();
+    b.initialize();
+    using clk = std::chrono::steady_clock;
+    std::atomic<bool> searching{true};
+    clk::time_point search_done;
+    json::value result;
+    std::thread searcher([&] {
+        result = search(a, json::object{{"query", "generated tool 1234"}});
+        search_done = clk::now();
+        searching = false;
+    });
+    int answered_meanwhile = 0;
+    double worst_ping_ms = 0;
+    while (searching) {
+        auto t0 = clk::now();
+        auto r = b.request("ping");
+        auto t1 = clk::now();
+        BOOST_TEST(r.json.as_object().contains("result"));
+        if (searching) {
+            ++answered_meanwhile;
+            worst_ping_ms = std::max(worst_ping_ms, std::chrono::duration<double, std::milli>(t1 - t0).count());
+        }
+    }
+    searcher.join();
+    auto names = found(result);
+    BOOST_TEST(has(names, "big__generated_tool_1234"));
+    std::cerr << "pings answered during the first search: " << answered_meanwhile << ", worst " << worst_ping_ms << " ms\n";
+    std::ifstream log_file(s.d.vault() / "logs" / "daemon.log");
+    std::string log((std::istreambuf_iterator<char>(log_file)), std::istreambuf_iterator<char>());
+    auto at = log.find("tool search index built");
+    BOOST_REQUIRE(at != std::string::npos);  // the index was built (on the indexing thread: builtin_search.cpp)
+    std::cerr << log.substr(at, 80) << "\n";
+    BOOST_TEST(answered_meanwhile >= 3);
 }
