@@ -30,7 +30,10 @@ asio::awaitable<void> Poller::sleep(milliseconds d) {
 }
 
 asio::awaitable<void> Poller::poll_once() {
-    json::object params{{"timeout", kPollTimeoutS}, {"allowed_updates", json::array{"message"}}};
+    // The first call (after a start or a failure) is a short poll, so that health is known at
+    // once; then 30 s long polls.
+    json::object params{{"timeout", first_ ? 0 : kPollTimeoutS}, {"allowed_updates", json::array{"message"}}};
+    first_ = false;
     if (offset_) params["offset"] = *offset_;
     auto r = co_await api_->call("getUpdates", std::move(params), kPollReadTimeout);
     stats_->count([](Counters& c) { ++c.polls; });
@@ -48,6 +51,7 @@ asio::awaitable<void> Poller::poll_once() {
         stats_->set_health("not receiving: " + why);
         stats_->set_last_error(why);
         if (warn_) warn_("telegram: not receiving: " + why);
+        first_ = true;  // the retry is a short poll, so that recovery shows at once
         co_await sleep(delay);
         co_return;
     }

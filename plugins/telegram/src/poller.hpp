@@ -53,6 +53,7 @@ private:
     channel_common::Backoff backoff_;
     std::optional<std::int64_t> offset_;
     bool stopped_ = false;
+    bool first_ = true;
     // The batch being handed over (loop thread only).
     std::uint64_t batch_ = 0;
     std::vector<std::optional<coffer_status>> acks_;
