@@ -15,7 +15,9 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <algorithm>
 #include <condition_variable>
+#include <iterator>
 #include <ctime>
 #include <thread>
 
@@ -338,22 +340,24 @@ void Standin::refuse_markup(int times, std::string containing) {
     impl_->refuse_containing = std::move(containing);
 }
 
+namespace {
+// The items of `all` whose `key` is `wanted` (all of them when `wanted` is empty).
+template <typename T> std::vector<T> matching(const std::vector<T>& all, std::string T::*key, const std::string& wanted) {
+    if (wanted.empty()) return all;
+    std::vector<T> out;
+    std::copy_if(all.begin(), all.end(), std::back_inserter(out), [&](const T& t) { return t.*key == wanted; });
+    return out;
+}
+}  // namespace
+
 std::vector<Call> Standin::calls(const std::string& method) const {
     std::lock_guard<std::mutex> g(impl_->mu);
-    if (method.empty()) return impl_->calls;
-    std::vector<Call> out;
-    for (auto& c : impl_->calls)
-        if (c.method == method) out.push_back(c);
-    return out;
+    return matching(impl_->calls, &Call::method, method);
 }
 
 std::vector<Message> Standin::messages(const std::string& chat) const {
     std::lock_guard<std::mutex> g(impl_->mu);
-    if (chat.empty()) return impl_->messages;
-    std::vector<Message> out;
-    for (auto& m : impl_->messages)
-        if (m.chat == chat) out.push_back(m);
-    return out;
+    return matching(impl_->messages, &Message::chat, chat);
 }
 
 std::int64_t Standin::confirmed_offset() const {

@@ -8,7 +8,7 @@
 #define BOOST_TEST_MODULE integration_channels_telegram
 #include <boost/test/unit_test.hpp>
 
-#include "daemon_fixture.hpp"
+#include "channel_fixture.hpp"
 #include "eventually.hpp"
 #include "standin.hpp"
 #include "telegram_html.hpp"
@@ -30,26 +30,17 @@ using namespace std::chrono_literals;
 
 namespace {
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 constexpr const char* kToken = "7712345678:AAHs3cr3t-T0ken_value-Zx9";
 constexpr const char* kOwner = "5000000001";  // beyond 32 bits
 constexpr const char* kStranger = "666";
 
-struct TelegramFixture : StartedDaemon {
+struct TelegramFixture : ChannelFixture {
     tg::Standin bot{kToken};
 
-    TelegramFixture() {
+    TelegramFixture() : ChannelFixture({}, "tg") {
         fs::create_directories(dir.path() / "work");
         req("POST", "/api/v1/credentials", json::serialize(json::object{{"ref", "tg-bot"}, {"value", kToken}}), 201);
-        req("POST", "/api/v1/agents",
-            json::serialize(json::object{{"name", "fake"}, {"driver", "claude_code"}, {"config", json::object{{"command", COFFER_FAKE_AGENT}}}}),
-            201);
+        add_fake_agent(COFFER_FAKE_AGENT);
         json::object config{{"agent", "fake"}, {"cwd", (dir.path() / "work").string()}, {"token", "credref:tg-bot"},
                             {"api_base", bot.base_url()}};
         req("POST", "/api/v1/channels", json::serialize(json::object{{"name", "tg"}, {"adapter", "telegram"}, {"config", config}}), 201);
@@ -57,19 +48,7 @@ struct TelegramFixture : StartedDaemon {
     }
     ~TelegramFixture() { check_token_not_written(); }
 
-    json::value req(const std::string& method, const std::string& target, const std::string& body, int expect) {
-        int st = 0;
-        auto v = d.call_json(method, target, body, &st);
-        BOOST_TEST(st == expect, method << " " << target << " -> " << st << " " << json::serialize(v));
-        return v;
-    }
-    json::object status() { return req("GET", "/api/v1/channels/tg", "", 200).at("channel").as_object(); }
     std::string health() { return std::string(status().at("health").as_string()); }
-    std::int64_t counter(const char* name) { return status().at("counters").at(name).as_int64(); }
-    std::string pair(int ttl = 0) {
-        auto v = req("POST", "/api/v1/channels/tg/pair", ttl ? json::serialize(json::object{{"ttl_s", ttl}}) : "", 200);
-        return std::string(v.at("code").as_string());
-    }
     // A user writes to the bot; returns once the adapter confirmed the update to Telegram (the
     // host has it durably: the offset moves only after its ack).
     std::int64_t say(const std::string& from, const std::string& text, const std::string& chat = "") {
@@ -109,7 +88,7 @@ struct TelegramFixture : StartedDaemon {
     void check_token_not_written() {
         for (auto& e : fs::recursive_directory_iterator(d.vault())) {
             if (!e.is_regular_file()) continue;
-            auto text = slurp(e.path());
+            auto text = read_text(e.path());
             BOOST_TEST(text.find(kToken) == std::string::npos, "the bot token is in " << e.path());
             BOOST_TEST(text.find("AAHs3cr3t") == std::string::npos, "a part of the bot token is in " << e.path());
         }
@@ -210,7 +189,7 @@ BOOST_FIXTURE_TEST_CASE(long_polling_survives_409_and_429, TelegramFixture) {
     BOOST_TEST(wait_answer(kOwner, "echo: before the limit"));
     BOOST_TEST(count_answers(kOwner, "echo: before the limit") == 1u);
     BOOST_TEST(health() == "receiving");
-    BOOST_TEST(slurp(d.vault() / "logs" / "daemon.log").find("409 Conflict") != std::string::npos);  // logged, not silent
+    BOOST_TEST(read_text(d.vault() / "logs" / "daemon.log").find("409 Conflict") != std::string::npos);  // logged, not silent
 }
 
 BOOST_FIXTURE_TEST_CASE(markup_telegram_cannot_parse_is_sent_again_as_plain_text, TelegramFixture) {

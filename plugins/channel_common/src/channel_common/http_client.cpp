@@ -1,5 +1,6 @@
 #include "channel_common/http_client.hpp"
 
+#include <boost/algorithm/string/case_conv.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -19,17 +20,13 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 namespace ssl = asio::ssl;
-using tcp = asio::ip::tcp;
 
 namespace {
 
+using tcp = asio::ip::tcp;
 constexpr std::size_t kMaxBody = 16 * 1024 * 1024;
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
+std::string lower(std::string_view s) { return boost::algorithm::to_lower_copy(std::string(s)); }
 
 ssl::context& tls_context() {
     static ssl::context ctx = [] {
@@ -51,15 +48,14 @@ asio::awaitable<void> exchange(Stream& stream, const Endpoint& ep, const HttpReq
     for (auto& [k, v] : rq.headers) req.set(k, v);
     req.body() = rq.body;
     req.prepare_payload();
+    http::response_parser<http::string_body> answer;
+    answer.body_limit(kMaxBody);
+    beast::flat_buffer buffer;
     co_await http::async_write(stream, req, asio::use_awaitable);
-    beast::flat_buffer buf;
-    http::response_parser<http::string_body> parser;
-    parser.body_limit(kMaxBody);
-    co_await http::async_read(stream, buf, parser, asio::use_awaitable);
-    auto& res = parser.get();
-    out.status = static_cast<int>(res.result_int());
-    for (auto& f : res) out.headers.emplace_back(lower(f.name_string()), std::string(f.value()));
-    out.body = std::move(res.body());
+    co_await http::async_read(stream, buffer, answer, asio::use_awaitable);
+    out.status = static_cast<int>(answer.get().result_int());
+    for (auto& f : answer.get()) out.headers.emplace_back(lower(f.name_string()), std::string(f.value()));
+    out.body = std::move(answer.get().body());
 }
 
 }  // namespace
