@@ -1,12 +1,15 @@
 #include "channel.hpp"
 
-#include "supervisor.hpp"
+#include "channel_common/supervisor.hpp"
 
 #include <coffer/child_process.hpp>
 #include <coffer/credref.hpp>
 #include <coffer/json_fields.hpp>
 
 namespace coffer::external {
+
+using channel_common::Spec;
+using channel_common::Supervisor;
 
 struct ExternalChannel::Shared {
     std::mutex mu;
@@ -41,6 +44,7 @@ void ExternalChannel::channel_start(sdk::Channel channel) {
     spec.path = found.path;
     spec.argv.push_back(cfg.command);
     spec.argv.insert(spec.argv.end(), cfg.args.begin(), cfg.args.end());
+    spec.description = "external channel adapter " + cfg.command;
 
     shared_ = std::make_shared<Shared>();
     loop_.start();

@@ -17,9 +17,11 @@
 #include <memory>
 #include <mutex>
 
-namespace coffer::external {
-
+namespace coffer::channel_common {
 class Supervisor;
+}
+
+namespace coffer::external {
 
 class ExternalChannel : public sdk::Instance {
 public:
@@ -42,7 +44,7 @@ private:
     const sdk::Host& host_;
     channel_common::Loop loop_;
     std::shared_ptr<Shared> shared_;
-    std::weak_ptr<Supervisor> supervisor_;
+    std::weak_ptr<channel_common::Supervisor> supervisor_;
 };
 
 }  // namespace coffer::external

@@ -23,15 +23,8 @@ void validate_config(const json::object& config, sdk::Validation& v) {
     } else if (auto problem = credref::ref_problem(credref::ref_of(token->as_string())); !problem.empty()) {
         v.fail("/token", problem);
     }
-    if (auto* base = config.if_contains("api_base")) {
-        std::string why;
-        std::optional<channel_common::Endpoint> ep;
-        if (!base->is_string()) why = "must be a string";
-        else ep = channel_common::parse_endpoint(base->as_string(), why);
-        if (ep && !ep->tls && !channel_common::is_loopback_host(ep->host))
-            why = "plain http is allowed only on loopback (a local stand-in); use https";
-        if (!why.empty()) v.fail("/api_base", why);
-    }
+    if (auto* base = config.if_contains("api_base"))
+        if (auto why = channel_common::api_base_problem(*base); !why.empty()) v.fail("/api_base", why);
 }
 
 Config parse_config(const json::object& config) {

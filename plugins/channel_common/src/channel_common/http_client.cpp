@@ -99,6 +99,14 @@ std::optional<Endpoint> parse_endpoint(std::string_view url, std::string& why) {
     return ep;
 }
 
+std::string api_base_problem(const boost::json::value& base) {
+    std::string why;
+    if (!base.is_string()) return "must be a string";
+    auto ep = parse_endpoint(base.as_string(), why);
+    if (ep && !ep->tls && !is_loopback_host(ep->host)) why = "plain http is allowed only on loopback (a local stand-in); use https";
+    return why;
+}
+
 asio::awaitable<HttpReply> http_request(Endpoint ep, HttpRequest rq) {
     HttpReply out;
     const char* step = "resolving the host";

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
+#include <boost/json/value.hpp>
 
 #include <chrono>
 #include <optional>
@@ -30,6 +31,8 @@ struct Endpoint {
 // Parses an http(s) base URL; nullopt with `why` when it is not one.
 std::optional<Endpoint> parse_endpoint(std::string_view url, std::string& why);
 bool is_loopback_host(std::string_view host);
+// "" when `base` is a usable API base URL: https, or plain http on loopback (a local stand-in).
+std::string api_base_problem(const boost::json::value& base);
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
 

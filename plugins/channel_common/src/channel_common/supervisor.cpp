@@ -1,4 +1,4 @@
-#include "supervisor.hpp"
+#include "channel_common/supervisor.hpp"
 
 #include <coffer/child_process.hpp>
 
@@ -14,7 +14,7 @@
 #include <chrono>
 #include <thread>
 
-namespace coffer::external {
+namespace coffer::channel_common {
 
 namespace asio = boost::asio;
 using std::chrono::milliseconds;
@@ -111,7 +111,7 @@ asio::awaitable<void> Supervisor::run(std::shared_ptr<Supervisor> self) {
             why = error;
         } else {
             self->pid_ = child->pid;
-            self->host_.child_started(child->pid, "external channel adapter " + self->spec_.path);
+            self->host_.child_started(child->pid, self->spec_.description.empty() ? self->spec_.path : self->spec_.description);
             self->in_ = std::make_unique<asio::posix::stream_descriptor>(self->io_, child->in);
             self->out_ = std::make_unique<asio::posix::stream_descriptor>(self->io_, child->out);
             self->err_ = std::make_unique<asio::posix::stream_descriptor>(self->io_, child->err);
@@ -147,4 +147,4 @@ asio::awaitable<void> Supervisor::run(std::shared_ptr<Supervisor> self) {
     }
 }
 
-}  // namespace coffer::external
+}  // namespace coffer::channel_common

@@ -1,4 +1,4 @@
-// The adapter process: started in its own process group (coffer/child_process.hpp) with pipes
+// A supervised helper process (an external adapter, the webhook receiver): started in its own process group (coffer/child_process.hpp) with pipes
 // on stdin, stdout and stderr, read and written on the channel's loop. Every stdout line is one
 // JSON message for the channel; stderr lines go to the log. When it exits it is restarted after
 // a capped backoff (1 s … 30 s, reset once it ran for a minute), forever; lines written while
@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-namespace coffer::external {
+namespace coffer::channel_common {
 
 namespace json = boost::json;
 
@@ -32,6 +32,7 @@ struct Spec {
     std::vector<std::string> argv;
     std::vector<std::string> env;  // NAME=value
     std::string cwd;
+    std::string description;  // for the host's record of children
 };
 
 class Supervisor : public std::enable_shared_from_this<Supervisor> {
@@ -63,7 +64,7 @@ private:
     Spec spec_;
     Hooks hooks_;
     sdk::Host host_;
-    channel_common::Backoff backoff_;
+    Backoff backoff_;
     boost::asio::steady_timer timer_;
     std::unique_ptr<boost::asio::posix::stream_descriptor> in_, out_, err_;
     std::deque<std::string> pending_;  // lines not yet written
@@ -71,4 +72,4 @@ private:
     std::atomic<long> pid_{-1}, restarts_{0};
 };
 
-}  // namespace coffer::external
+}  // namespace coffer::channel_common
