@@ -1,32 +1,24 @@
 #include "standin.hpp"
 
+#include "loopback_server.hpp"
 #include "telegram_html.hpp"
 
 #include <coffer/json_fields.hpp>
 #include <coffer/utf8.hpp>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 
 #include <algorithm>
 #include <condition_variable>
 #include <iterator>
 #include <ctime>
-#include <thread>
 
 namespace coffer::telegram_standin {
 
 namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-using tcp = asio::ip::tcp;
 using asio::use_awaitable;
 
 namespace {
@@ -75,10 +67,8 @@ struct Waiter {
 }  // namespace
 
 struct Standin::Impl {
+    std::unique_ptr<coffer::test::LoopbackServer> server;  // first: destroyed last, after the timers below
     std::string token;
-    asio::io_context io{1};
-    tcp::acceptor acceptor{io};
-    std::thread thread;
 
     mutable std::mutex mu;
     mutable std::condition_variable changed;
@@ -157,7 +147,7 @@ struct Standin::Impl {
             waiter->conflicted = true;
             waiter->timer.cancel();
         }
-        auto w = std::make_shared<Waiter>(io);
+        auto w = std::make_shared<Waiter>(server->io());
         waiter = w;
         auto deadline = Clock::now() + timeout;
         json::array out;
@@ -233,76 +223,47 @@ struct Standin::Impl {
         co_return error({404, "Not Found"});
     }
 
-    asio::awaitable<void> serve(tcp::socket socket) {
-        beast::flat_buffer buf;
-        for (;;) {
-            http::request<http::string_body> req;
+    // One request: /bot<token>/<method> with a JSON body.
+    asio::awaitable<coffer::test::ServerResponse> handle(coffer::test::ServerRequest req) {
+        {
+            std::lock_guard<std::mutex> g(mu);
+            lines.push_back(req.method + " " + req.target);
+        }
+        auto target = req.target.substr(0, req.target.find('?'));
+        std::string prefix = "/bot" + token + "/";
+        Answer a;
+        std::string method;
+        json::object params;
+        if (target.rfind("/bot", 0) != 0 || target.find('/', 4) == std::string::npos) {
+            a = error({404, "Not Found"});
+        } else if (target.rfind(prefix, 0) != 0) {
+            a = error({401, "Unauthorized"});
+        } else {
+            method = target.substr(prefix.size());
             boost::system::error_code ec;
-            co_await http::async_read(socket, buf, req, asio::redirect_error(use_awaitable, ec));
-            if (ec) co_return;
-            {
-                std::lock_guard<std::mutex> g(mu);
-                lines.push_back(std::string(req.method_string()) + " " + std::string(req.target()));
-            }
-            std::string target(req.target());
-            auto q = target.find('?');
-            if (q != std::string::npos) target.resize(q);
-            std::string prefix = "/bot" + token + "/";
-            Answer a;
-            std::string method;
-            json::object params;
-            if (target.rfind("/bot", 0) != 0 || target.find('/', 4) == std::string::npos) {
-                a = error({404, "Not Found"});
-            } else if (target.rfind(prefix, 0) != 0) {
-                a = error({401, "Unauthorized"});
+            auto v = req.body.empty() ? json::value(json::object{}) : json::parse(req.body, ec);
+            if (ec || !v.is_object()) {
+                a = error({400, "Bad Request: the request body is not a JSON object"});
             } else {
-                method = target.substr(prefix.size());
-                auto v = req.body().empty() ? json::value(json::object{}) : json::parse(req.body(), ec);
-                if (ec || !v.is_object()) a = error({400, "Bad Request: the request body is not a JSON object"});
-                else {
-                    params = v.as_object();
-                    a = co_await dispatch(method, params);
-                }
+                params = v.as_object();
+                a = co_await dispatch(method, params);
             }
-            record(method, params, a);
-            http::response<http::string_body> res{static_cast<http::status>(a.status), req.version()};
-            res.set(http::field::content_type, "application/json");
-            res.set(http::field::server, "telegram-standin");
-            res.keep_alive(req.keep_alive());
-            res.body() = json::serialize(a.body);
-            res.prepare_payload();
-            co_await http::async_write(socket, res, asio::redirect_error(use_awaitable, ec));
-            if (ec || !req.keep_alive()) co_return;
         }
-    }
-
-    asio::awaitable<void> accept() {
-        for (;;) {
-            boost::system::error_code ec;
-            auto s = co_await acceptor.async_accept(asio::redirect_error(use_awaitable, ec));
-            if (ec) co_return;
-            asio::co_spawn(io, serve(std::move(s)), asio::detached);
-        }
+        record(method, params, a);
+        co_return coffer::test::ServerResponse{a.status, json::serialize(a.body), {{"Server", "telegram-standin"}}};
     }
 };
 
 Standin::Standin(std::string token) : impl_(std::make_unique<Impl>()) {
     impl_->token = std::move(token);
-    tcp::endpoint ep(asio::ip::make_address("127.0.0.1"), 0);
-    impl_->acceptor.open(ep.protocol());
-    impl_->acceptor.set_option(tcp::acceptor::reuse_address(true));
-    impl_->acceptor.bind(ep);
-    impl_->acceptor.listen();
-    asio::co_spawn(impl_->io, impl_->accept(), asio::detached);
-    impl_->thread = std::thread([this] { impl_->io.run(); });
+    impl_->server = std::make_unique<coffer::test::LoopbackServer>([impl = impl_.get()](coffer::test::ServerRequest r) {
+        return impl->handle(std::move(r));
+    });
 }
 
-Standin::~Standin() {
-    impl_->io.stop();
-    impl_->thread.join();
-}
+Standin::~Standin() = default;
 
-std::uint16_t Standin::port() const { return impl_->acceptor.local_endpoint().port(); }
+std::uint16_t Standin::port() const { return impl_->server->port(); }
 std::string Standin::base_url() const { return "http://127.0.0.1:" + std::to_string(port()); }
 
 std::int64_t Standin::inject_text(const std::string& from, const std::string& text, const std::string& chat) {
@@ -318,7 +279,7 @@ std::int64_t Standin::inject_text(const std::string& from, const std::string& te
                          {"text", text}};
         impl_->updates.push_back(json::object{{"update_id", id}, {"message", std::move(msg)}});
     }
-    asio::post(impl_->io, [impl = impl_.get()] {
+    asio::post(impl_->server->io(), [impl = impl_.get()] {
         if (impl->waiter) impl->waiter->timer.cancel();
     });
     return id;
