@@ -12,15 +12,14 @@
 
 namespace coffer::callback {
 
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
 namespace json = boost::json;
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
 
 namespace {
 
+constexpr std::size_t kMaxBody = 1 << 20;  // SeaTalk events are small
 using tcp = asio::ip::tcp;
-constexpr std::size_t kMaxBody = 1 << 20;
 
 struct Reply {
     http::status status = http::status::ok;
@@ -54,7 +53,7 @@ Reply handle(const Settings& s, const http::request<http::string_body>& req, con
 
 asio::awaitable<void> session(tcp::socket socket, Settings s, std::function<void(json::object)> forward,
                               std::function<void(const std::string&)> log) {
-    beast::flat_buffer buf;
+    boost::beast::flat_buffer buf;
     for (;;) {
         http::request_parser<http::string_body> parser;
         parser.body_limit(kMaxBody);

@@ -1,5 +1,7 @@
 #include "config.hpp"
 
+#include "channel_common/kind.hpp"
+
 #include <coffer/credref.hpp>
 
 namespace coffer::external {
@@ -37,17 +39,14 @@ void validate_config(const json::object& config, sdk::Validation& v) {
 }
 
 Config parse_config(const json::object& config) {
-    sdk::Validation v;
-    validate_config(config, v);
-    if (!v.ok()) throw sdk::Error(COFFER_E_INVALID, "config is invalid", json::object{{"errors", v.errors()}});
+    channel_common::require_valid(validate_config, config);
     Config c;
     c.command = std::string(config.at("command").as_string());
     if (auto* args = config.if_contains("args"))
         for (auto& a : args->as_array()) c.args.emplace_back(a.as_string());
     if (auto* env = config.if_contains("env"))
         for (auto& [k, val] : env->as_object()) c.env.emplace_back(std::string(k), std::string(val.as_string()));
-    c.capabilities = json::object{{"edit", false},       {"typing", false},    {"typing_ttl_ms", 5000}, {"max_text", 4000},
-                                  {"text_units", "codepoints"}, {"markdown", "plain"}, {"threads", false}, {"ingress", "stream"}};
+    c.capabilities = channel_common::Capabilities{.ingress = "stream"}.to_json();
     if (auto* caps = config.if_contains("capabilities"))
         for (auto& [k, val] : caps->as_object()) c.capabilities[k] = val;
     return c;

@@ -4,6 +4,7 @@
 #include "events.hpp"
 #include "sender.hpp"
 
+#include "channel_common/kind.hpp"
 #include "channel_common/supervisor.hpp"
 
 #include <coffer/child_process.hpp>
@@ -30,8 +31,10 @@ SeaTalkChannel::SeaTalkChannel(const sdk::Host& host)
 SeaTalkChannel::~SeaTalkChannel() { channel_stop(); }
 
 json::object SeaTalkChannel::channel_capabilities() {
-    return json::object{{"edit", false},   {"typing", true},         {"typing_ttl_ms", 4000}, {"max_text", 4096},
-                        {"text_units", "codepoints"}, {"markdown", "markdown"}, {"threads", true}, {"ingress", "webhook"}};
+    // SeaTalk: no edits, a 4 s typing heartbeat, 4,096 characters of Markdown (format 1), threads.
+    return channel_common::Capabilities{.typing = true, .typing_ttl_ms = 4000, .max_text = 4096, .markdown = "markdown",
+                                        .threads = true, .ingress = "webhook"}
+        .to_json();
 }
 
 void SeaTalkChannel::channel_start(sdk::Channel channel) {

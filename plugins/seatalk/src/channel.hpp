@@ -22,13 +22,15 @@ public:
     explicit SeaTalkChannel(const sdk::Host& host);
     ~SeaTalkChannel() override;
 
-    json::object channel_capabilities() override;
+    // Receiving: coffer-callback's verified events.
     void channel_start(sdk::Channel channel) override;
     void channel_stop() override;
     void stop() override { channel_stop(); }
-    void channel_send(const json::object& request) override { enqueue(request, false); }
-    void channel_typing(const json::object& request) override { enqueue(request, true); }
     json::value status() override;
+    // Sending (no edits: SeaTalk cannot replace a message's text).
+    json::object channel_capabilities() override;
+    void channel_typing(const json::object& request) override { enqueue(request, true); }
+    void channel_send(const json::object& request) override { enqueue(request, false); }
 
 private:
     void enqueue(const json::object& request, bool typing);

@@ -1,5 +1,7 @@
 #include "config.hpp"
 
+#include "channel_common/kind.hpp"
+
 #include "channel_common/http_client.hpp"
 
 #include <coffer/credref.hpp>
@@ -30,9 +32,7 @@ void validate_config(const json::object& config, sdk::Validation& v) {
 }
 
 Config parse_config(const json::object& config) {
-    sdk::Validation v;
-    validate_config(config, v);
-    if (!v.ok()) throw sdk::Error(COFFER_E_INVALID, "config is invalid", json::object{{"errors", v.errors()}});
+    channel_common::require_valid(validate_config, config);
     Config c;
     c.app_id = std::string(config.at("app_id").as_string());
     c.app_secret_ref = std::string(credref::ref_of(config.at("app_secret").as_string()));

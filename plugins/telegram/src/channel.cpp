@@ -5,6 +5,7 @@
 #include "poller.hpp"
 
 #include "channel_common/http_client.hpp"
+#include "channel_common/kind.hpp"
 
 namespace coffer::telegram {
 
@@ -19,8 +20,10 @@ void TelegramChannel::update(const json::object& config) {
 }
 
 json::object TelegramChannel::channel_capabilities() {
-    return json::object{{"edit", true},         {"typing", true},     {"typing_ttl_ms", 5000}, {"max_text", 4096},
-                        {"text_units", "utf16"}, {"markdown", "html"}, {"threads", false},      {"ingress", "polling"}};
+    // Telegram: edits, typing for ~5 s, 4,096 UTF-16 units after entity parsing, HTML parse mode.
+    return channel_common::Capabilities{.edit = true, .typing = true, .typing_ttl_ms = 5000, .max_text = 4096,
+                                        .text_units = "utf16", .markdown = "html", .ingress = "polling"}
+        .to_json();
 }
 
 void TelegramChannel::channel_start(sdk::Channel channel) {

@@ -10,22 +10,17 @@
 #include "eventually.hpp"
 #include "line_client.hpp"
 
-#include <boost/json.hpp>
-
 #include <signal.h>
 
 #include <cerrno>
-#include <filesystem>
 
-using namespace coffer::test;
 namespace json = boost::json;
-namespace fs = std::filesystem;
+using namespace coffer::test;
 using namespace std::chrono_literals;
 
 namespace {
 
-constexpr const char* kOwner = "1001";
-constexpr const char* kChat = "5000000001";
+const std::string kOwner = "1001", kChat = "5000000001";  // the chat id beyond 32 bits
 
 bool alive(long pid) { return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }
 
@@ -34,7 +29,7 @@ struct ExternalFixture : ChannelFixture {
     int next_id = 1;
 
     ExternalFixture() : ChannelFixture({}, "ext") {
-        fs::create_directories(dir.path() / "work");
+        std::filesystem::create_directories(dir.path() / "work");
         add_fake_agent(COFFER_FAKE_AGENT);
         json::object config{{"agent", "fake"},
                             {"cwd", (dir.path() / "work").string()},

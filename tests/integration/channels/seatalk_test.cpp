@@ -13,30 +13,25 @@
 
 #include <coffer/sha256.hpp>
 
-#include <boost/json.hpp>
-
-#include <filesystem>
 #include <thread>
 
-using namespace coffer::test;
-namespace json = boost::json;
-namespace fs = std::filesystem;
 namespace st = coffer::seatalk_standin;
+namespace json = boost::json;
+using namespace coffer::test;
 using namespace std::chrono_literals;
 
 namespace {
 
-constexpr const char* kAppSecret = "st-app-secret-Q8v2";
-constexpr const char* kSigning = "st-signing-secret-M4k7";
-constexpr const char* kEmployee = "e_12345678";
-constexpr const char* kSeatalkId = "1239487273";
+// The app's two secrets, and the owner as SeaTalk names them (employee code: the chat).
+const std::string kAppSecret = "st-app-secret-Q8v2", kSigning = "st-signing-secret-M4k7";
+const std::string kEmployee = "e_12345678", kSeatalkId = "1239487273";
 
 struct SeaTalkFixture : ChannelFixture {
     st::Standin platform{"app-1", kAppSecret};
     int next_event = 1;
 
     SeaTalkFixture() : ChannelFixture({}, "st") {
-        fs::create_directories(dir.path() / "work");
+        std::filesystem::create_directories(dir.path() / "work");
         req("POST", "/api/v1/credentials", json::serialize(json::object{{"ref", "st-app"}, {"value", kAppSecret}}), 201);
         req("POST", "/api/v1/credentials", json::serialize(json::object{{"ref", "st-sign"}, {"value", kSigning}}), 201);
         add_fake_agent(COFFER_FAKE_AGENT);
@@ -46,7 +41,7 @@ struct SeaTalkFixture : ChannelFixture {
         BOOST_TEST_REQUIRE(eventually([&] { return status().at("health").as_string() == "receiving"; }, 10s), json::serialize(status()));
     }
     ~SeaTalkFixture() {
-        for (auto& e : fs::recursive_directory_iterator(d.vault()))
+        for (auto& e : std::filesystem::recursive_directory_iterator(d.vault()))
             if (e.is_regular_file()) {
                 auto text = read_text(e.path());
                 BOOST_TEST(text.find(kSigning) == std::string::npos, "the signing secret is in " << e.path());

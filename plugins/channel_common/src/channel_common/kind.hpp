@@ -9,6 +9,27 @@
 
 namespace coffer::channel_common {
 
+// Throws sdk::Error(COFFER_E_INVALID) with the errors `validate` finds in `config`.
+inline void require_valid(void (*validate)(const boost::json::object&, sdk::Validation&), const boost::json::object& config) {
+    sdk::Validation v;
+    validate(config, v);
+    if (!v.ok()) throw sdk::Error(COFFER_E_INVALID, "config is invalid", boost::json::object{{"errors", v.errors()}});
+}
+
+// What an adapter declares to the host's channel core (abi.h, coffer_channel_adapter).
+struct Capabilities {
+    bool edit = false, typing = false;
+    int typing_ttl_ms = 5000, max_text = 4000;
+    const char* text_units = "codepoints";
+    const char* markdown = "plain";
+    bool threads = false;
+    const char* ingress = "polling";
+    boost::json::object to_json() const {
+        return {{"edit", edit},         {"typing", typing},     {"typing_ttl_ms", typing_ttl_ms}, {"max_text", max_text},
+                {"text_units", text_units}, {"markdown", markdown}, {"threads", threads},       {"ingress", ingress}};
+    }
+};
+
 template <typename Instance> class ChannelKind : public sdk::Kind {
 public:
     using Validate = void (*)(const boost::json::object&, sdk::Validation&);
@@ -19,9 +40,7 @@ public:
     bool is_channel() const override { return true; }
     void validate(const boost::json::object& config, sdk::Validation& v) override { validate_(config, v); }
     std::unique_ptr<sdk::Instance> create(const sdk::ResourceInfo& resource) override {
-        sdk::Validation v;
-        validate_(resource.config, v);
-        if (!v.ok()) throw sdk::Error(COFFER_E_INVALID, "config is invalid", boost::json::object{{"errors", v.errors()}});
+        require_valid(validate_, resource.config);
         return std::make_unique<Instance>(host_);
     }
 
