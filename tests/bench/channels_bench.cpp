@@ -5,6 +5,7 @@
 //      strangers, so each is judged and dropped): messages per second until the last ACK, and
 //      whether every one was acknowledged and counted.
 // Prints numbers; not a pass/fail test (the --quick run in ctest only keeps it working).
+#include "agent_runs.hpp"
 #include "daemon_fixture.hpp"
 #include "line_client.hpp"
 #include "stats.hpp"
@@ -21,19 +22,6 @@ using namespace coffer::test;
 namespace json = boost::json;
 namespace fs = std::filesystem;
 
-namespace {
-long long now_us() {
-    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-long long last_start_us(const fs::path& log) {
-    std::ifstream in(log);
-    std::string line, last;
-    while (std::getline(in, line))
-        if (!line.empty()) last = line;
-    if (last.empty()) return 0;
-    return json::parse(last).at("started_us").as_int64();
-}
-}  // namespace
 
 int main(int argc, char** argv) {
     bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;

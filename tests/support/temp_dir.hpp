@@ -22,4 +22,7 @@ private:
     std::filesystem::path path_;
 };
 
+// A whole file's bytes ("" when it cannot be read).
+std::string read_text(const std::filesystem::path& path);
+
 }  // namespace coffer::test

@@ -111,6 +111,17 @@ inline std::size_t length(std::string_view s) noexcept {
     return n;
 }
 
+// The number of UTF-16 code units of well-formed UTF-8 text (a code point above U+FFFF, a 4-byte
+// sequence, is a surrogate pair: two units) — how Telegram measures message lengths.
+inline std::size_t utf16_length(std::string_view s) noexcept {
+    std::size_t n = 0;
+    for (unsigned char c : s) {
+        if ((c & 0xC0) != 0x80) ++n;
+        if ((c & 0xF8) == 0xF0) ++n;
+    }
+    return n;
+}
+
 // Appends the UTF-8 encoding of code point `c` (a surrogate or a value above U+10FFFF is written
 // as U+FFFD, so the output stays well-formed).
 inline void append(std::string& out, char32_t c) {

@@ -5,7 +5,7 @@
 #define BOOST_TEST_MODULE integration_channels_echo
 #include <boost/test/unit_test.hpp>
 
-#include "daemon_fixture.hpp"
+#include "channel_fixture.hpp"
 #include "eventually.hpp"
 #include "line_client.hpp"
 
@@ -24,15 +24,13 @@ constexpr const char* kOwner = "1001";
 constexpr const char* kOwnerChat = "5000000001";  // beyond 32 bits
 constexpr const char* kStranger = "666";
 
-struct EchoFixture : StartedDaemon {
+struct EchoFixture : ChannelFixture {
     std::unique_ptr<LineClient> client;
     int next_id = 1;
 
-    EchoFixture() : StartedDaemon({"channel_echo"}) {
+    EchoFixture() : ChannelFixture({"channel_echo"}, "echo") {
         fs::create_directories(dir.path() / "work");
-        json::object agent_config{{"command", COFFER_FAKE_AGENT}};
-        req("POST", "/api/v1/agents",
-            json::serialize(json::object{{"name", "fake"}, {"driver", "claude_code"}, {"config", agent_config}}), 201);
+        add_fake_agent(COFFER_FAKE_AGENT);
         auto created = req("POST", "/api/v1/channels",
                            json::serialize(json::object{{"name", "echo"}, {"adapter", "channel_echo"},
                                                         {"config", json::object{{"agent", "fake"}, {"cwd", (dir.path() / "work").string()}}}}),
@@ -45,17 +43,6 @@ struct EchoFixture : StartedDaemon {
         client = std::make_unique<LineClient>(static_cast<std::uint16_t>(port));
     }
 
-    json::value req(const std::string& method, const std::string& target, const std::string& body, int expect) {
-        int st = 0;
-        auto v = d.call_json(method, target, body, &st);
-        BOOST_TEST(st == expect, method << " " << target << " -> " << st << " " << json::serialize(v));
-        return v;
-    }
-    json::object status() { return req("GET", "/api/v1/channels/echo", "", 200).at("channel").as_object(); }
-    std::string pair(int ttl = 0) {
-        auto v = req("POST", "/api/v1/channels/echo/pair", ttl ? json::serialize(json::object{{"ttl_s", ttl}}) : "", 200);
-        return std::string(v.at("code").as_string());
-    }
     std::string send(const std::string& sender, const std::string& chat, const std::string& text) {
         auto id = std::to_string(next_id++);
         client->msg(id, chat, sender, text);
@@ -76,7 +63,6 @@ struct EchoFixture : StartedDaemon {
         auto lines = client->until("SEND", "Paired");
         BOOST_TEST(lines.back().chat == kOwnerChat);
     }
-    std::int64_t counter(const char* name) { return status().at("counters").at(name).as_int64(); }
 };
 
 }  // namespace
