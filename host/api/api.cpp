@@ -87,12 +87,13 @@ const Mount* Api::mount_for(const std::string& path) const {
 void Api::handle(http::Request&& req, http::Respond respond) {
     auto trace = core::trace_id();
     auto started = std::chrono::steady_clock::now();
-    auto finish = [trace, started, method = req.method, path = req.path, respond](http::Response res) {
+    auto finish = [this, trace, started, method = req.method, path = req.path, respond](http::Response res) {
         bool has_trace = false;
         for (auto& h : res.headers) has_trace |= h.first == "X-Coffer-Trace";
         if (!has_trace) res.headers.emplace_back("X-Coffer-Trace", trace);
         auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count();
         int status = res.status;
+        if (status >= 100 && status < 600) answered_[static_cast<std::size_t>(status / 100 - 1)].add();
         respond(std::move(res));  // first: on the network thread this sends it; the log line can wait
         core::log::info("http", {{"trace", trace}, {"method", method}, {"path", path}, {"status", status},
                                  {"duration_us", us}});
@@ -147,6 +148,13 @@ void Api::handle(http::Request&& req, http::Respond respond) {
             done(Error::make(core::code::internal, std::string("internal error: ") + e.what()));
         }
     });
+}
+
+void Api::write_metrics(metrics::Writer& w) const {
+    w.family("coffer_http_responses_total", "counter", "HTTP answers of the daemon by status class (REST, MCP, console, metrics)");
+    static constexpr const char* kClass[] = {"1xx", "2xx", "3xx", "4xx", "5xx"};
+    for (std::size_t i = 0; i < answered_.size(); ++i)
+        w.sample("coffer_http_responses_total", {{"code", kClass[i]}}, answered_[i].value());
 }
 
 }  // namespace coffer::api

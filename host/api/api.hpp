@@ -4,6 +4,8 @@
 #include "api/router.hpp"
 #include "core/error.hpp"
 #include "http/message.hpp"
+#include "metrics/exposition.hpp"
+#include "metrics/instruments.hpp"
 #include "plugin/registry.hpp"
 #include "resource/service.hpp"
 #include "store/database.hpp"
@@ -11,6 +13,7 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/json/object.hpp>
 
+#include <array>
 #include <functional>
 #include <string>
 #include <vector>
@@ -64,12 +67,16 @@ public:
     // audit, retention (routes.cpp). Called, like every other surface, from daemon/surfaces.cpp.
     void add_core_routes();
 
+    // Any thread: HTTP answers by status class, every surface included (/metrics).
+    void write_metrics(metrics::Writer& w) const;
+
 private:
     const Mount* mount_for(const std::string& path) const;
     Context ctx_;
     boost::asio::any_io_executor service_;
     Router router_;
     std::vector<Mount> mounts_;
+    std::array<metrics::Counter, 5> answered_;  // 1xx … 5xx
 };
 
 // The error envelope {"error":{code,message,details}} with the trace header.

@@ -235,7 +235,9 @@ core::Result<void> App::start_http() {
     backup_ = std::make_unique<BackupEndpoint>(opt_.home, svc_.get_executor(), *db_, COFFER_VERSION);
     add_surfaces(*api_, SurfaceDeps{*resources_, *registry_, *gateway_, *curation_, *credentials_, *backup_, *db_,
                                     svc_.get_executor(), *chat_, net_.get_executor(),
-                                    std::chrono::milliseconds(opt_.chat_heartbeat_ms)});
+                                    std::chrono::milliseconds(opt_.chat_heartbeat_ms), *invocations_, COFFER_VERSION,
+                                    std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+                                        .count()});
     server_ = std::make_unique<http::Server>(
         net_, [this](http::Request&& r, http::Respond respond) { api_->handle(std::move(r), std::move(respond)); },
         [](int status, const std::string& code, const std::string& message, const std::string& target) {

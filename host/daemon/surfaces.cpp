@@ -4,6 +4,7 @@
 #include "api/credential_routes.hpp"
 #include "chat/routes.hpp"
 #include "daemon/curation_routes.hpp"
+#include "daemon/metrics_endpoint.hpp"
 
 #include <boost/json.hpp>
 
@@ -51,6 +52,9 @@ void add_surfaces(api::Api& api, SurfaceDeps d) {
     // /mcp, /sse: the gateway; /api/v1/backup: a streamed archive.
     api.mount(gateway_mount(d.gateway));
     api.mount(d.backup.mount());
+    // /metrics: Prometheus text, token-protected like the API.
+    api.mount(metrics_mount(MetricsDeps{api, d.gateway, d.resources, d.chat, d.invocations, d.service, d.version,
+                                        d.started_at_s}));
 }
 
 }  // namespace coffer::daemon

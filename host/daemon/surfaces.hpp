@@ -8,6 +8,7 @@
 #include "chat/orchestrator.hpp"
 #include "credential/store.hpp"
 #include "curation/curation.hpp"
+#include "curation/invocations.hpp"
 #include "daemon/backup_endpoint.hpp"
 #include "mcp/gateway.hpp"
 #include "plugin/registry.hpp"
@@ -17,6 +18,7 @@
 #include <boost/asio/any_io_executor.hpp>
 
 #include <chrono>
+#include <string>
 
 namespace coffer::daemon {
 
@@ -32,6 +34,9 @@ struct SurfaceDeps {
     chat::Orchestrator& chat;
     boost::asio::any_io_executor network;  // the network thread, where event streams are written
     std::chrono::milliseconds chat_heartbeat;
+    curation::InvocationLog& invocations;
+    std::string version;
+    double started_at_s = 0;  // Unix seconds
 };
 
 void add_surfaces(api::Api& api, SurfaceDeps deps);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "curation/types.hpp"
+#include "mcp/trace_context.hpp"
 #include "resource/providers.hpp"
 
 #include <chrono>
@@ -30,6 +31,7 @@ struct Tracked {
     std::int64_t ts_ms = 0;
     std::chrono::steady_clock::time_point start;
     bool logged = false;
+    std::optional<trace::Span> span;  // the gateway's span, when the client sent a traceparent
 };
 
 namespace curate {

@@ -2,6 +2,7 @@
 // progress, log lines, server-initiated requests) goes back on.
 #pragma once
 
+#include "mcp/trace_context.hpp"
 #include "mcp/versions.hpp"
 
 #include <coffer/abi.h>
@@ -63,6 +64,7 @@ struct Exchange {
     bool cancelled = false;
     std::shared_ptr<InputWait> input;  // 2026-07-28: parked for a retry
     std::shared_ptr<Tracked> tracked;  // a call the invocation log records (G-23; mcp/curate.hpp)
+    std::optional<trace::Parent> trace_parent;  // the client's params._meta.traceparent, when valid
 };
 
 }  // namespace coffer::mcp

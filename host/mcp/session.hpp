@@ -50,6 +50,8 @@ struct RequestContext {
     std::shared_ptr<http::Peer> peer;   // the HTTP client, when there is one per request
 };
 
+class CallMetrics;
+
 // What a session needs from its gateway.
 struct Env {
     boost::asio::any_io_executor net;
@@ -61,6 +63,7 @@ struct Env {
     curation::Curation* curator = nullptr;        // capability preferences (G-20…G-22); may be null
     curation::InvocationLog* invocations = nullptr;  // the invocation log (G-23); may be null
     coffer::Handoff::Sender handoff;  // provider threads → network thread (completions, notifications)
+    CallMetrics* metrics = nullptr;   // /metrics counters (network thread); may be null
 };
 
 // The providers this session may see (machine and agent scope, addressable names), by name.
