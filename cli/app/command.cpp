@@ -31,6 +31,7 @@ Registry make_registry() {
     Registry r;
     register_daemon_commands(r);
     register_service_commands(r);
+    register_console_commands(r);
     register_plugin_commands(r);
     register_resource_commands(r);
     register_mcp_commands(r);

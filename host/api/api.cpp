@@ -107,11 +107,18 @@ void Api::handle(http::Request&& req, http::Respond respond) {
     if (auto refusal = check_origin(req)) return refuse(403, "FORBIDDEN", *refusal);
     if (!mount && req.path.rfind("/api/v1/", 0) != 0)
         return finish(error_response(404, "NOT_FOUND", "no such endpoint: " + req.path, trace));
+    if (mount && mount->open) return mount->handler(std::move(req), finish);
     auto* token = req.header("x-coffer-token");
-    if (!token || !core::constant_time_equal(*token, ctx_.daemon.token()))
-        return refuse(401, "UNAUTHORIZED",
-                      token ? "invalid X-Coffer-Token (rotated? re-read daemon.json)"
-                            : "missing X-Coffer-Token header (the token is in $COFFER_HOME/daemon.json)");
+    if (!token || !core::constant_time_equal(*token, ctx_.daemon.token())) {
+        // A browser session may stand in for the token on /api/v1 (never on /mcp or /metrics).
+        SessionCheck session;
+        if (!token && !mount && sessions_) session = sessions_(req);
+        if (session.outcome == SessionCheck::Outcome::refused) return refuse(403, "FORBIDDEN", session.why);
+        if (session.outcome != SessionCheck::Outcome::valid)
+            return refuse(401, "UNAUTHORIZED",
+                          token ? "invalid X-Coffer-Token (rotated? re-read daemon.json)"
+                                : "missing X-Coffer-Token header (the token is in $COFFER_HOME/daemon.json)");
+    }
     if (mount) {
         if (auto refusal = media_type_refusal(req, trace)) return finish(std::move(*refusal));
         return mount->handler(std::move(req), finish);

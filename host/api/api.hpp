@@ -46,7 +46,19 @@ struct Mount {
     std::function<http::Response(int status, const std::string& code, const std::string& message,
                                  const std::string& trace)>
         refusal;
+    // Reached without the token (the Host/Origin guard still applies): the handler decides what
+    // needs a credential (the web console's pages and its login with a one-time code).
+    bool open = false;
 };
+
+// A browser session (the web console's cookie) standing in for the token on /api/v1. `none`: the
+// request carries no session; `refused`: it carries one that may not be used for this request
+// (unknown or expired, wrong Origin, a state change without the CSRF token) — `why` says which.
+struct SessionCheck {
+    enum class Outcome { none, valid, refused } outcome = Outcome::none;
+    std::string why;
+};
+using SessionChecker = std::function<SessionCheck(const http::Request&)>;
 
 class Api {
 public:
@@ -63,6 +75,8 @@ public:
         router_.add_async(std::move(method), std::move(pattern), std::move(fn));
     }
     void mount(Mount m) { mounts_.push_back(std::move(m)); }
+    // Before serving: what else than X-Coffer-Token authenticates an /api/v1 request.
+    void accept_sessions(SessionChecker check) { sessions_ = std::move(check); }
     // The routes this library owns: daemon status/stop/token, plugins, kinds, resources, actions,
     // audit, retention (routes.cpp). Called, like every other surface, from daemon/surfaces.cpp.
     void add_core_routes();
@@ -76,6 +90,7 @@ private:
     boost::asio::any_io_executor service_;
     Router router_;
     std::vector<Mount> mounts_;
+    SessionChecker sessions_;
     std::array<metrics::Counter, 5> answered_;  // 1xx … 5xx
 };
 

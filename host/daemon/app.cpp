@@ -236,6 +236,7 @@ core::Result<void> App::start_http() {
     add_surfaces(*api_, SurfaceDeps{*resources_, *registry_, *gateway_, *curation_, *credentials_, *backup_, *db_,
                                     svc_.get_executor(), *chat_, net_.get_executor(),
                                     std::chrono::milliseconds(opt_.chat_heartbeat_ms), *invocations_, COFFER_VERSION,
+                                    bus_, console_,
                                     std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
                                         .count()});
     server_ = std::make_unique<http::Server>(
@@ -292,6 +293,7 @@ core::Result<void> App::rotate_token(const std::string& actor) {
         std::lock_guard<std::mutex> g(token_mu_);
         token_ = core::random_hex(32);
     }
+    console_.clear();  // a rotation revokes every credential, the console's sessions included
     if (auto r = write_state_file(); !r) return r;
     core::log::info("token rotated", {{"actor", actor}});
     return resource::write_audit(*db_, actor, "token_rotated", "daemon", json::object{});

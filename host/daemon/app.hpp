@@ -3,6 +3,7 @@
 
 #include "api/api.hpp"
 #include "chat/orchestrator.hpp"
+#include "console/sessions.hpp"
 #include "events/bus.hpp"
 #include "curation/curation.hpp"
 #include "curation/invocations.hpp"
@@ -86,6 +87,8 @@ private:
     std::unique_ptr<api::Api> api_;
     std::unique_ptr<http::Server> server_;
     std::unique_ptr<BackupEndpoint> backup_;  // POST /api/v1/backup (destroyed first: joins its worker)
+
+    console::Sessions console_;  // the web console's login codes and browser sessions
 
     mutable std::mutex token_mu_;
     std::string token_;

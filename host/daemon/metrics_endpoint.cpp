@@ -95,7 +95,7 @@ api::Mount metrics_mount(MetricsDeps d) {
             respond(std::move(r));
         });
     };
-    return api::Mount{{"/metrics"}, std::move(handler), {}};
+    return api::Mount{{"/metrics"}, std::move(handler), {}, false};
 }
 
 }  // namespace coffer::daemon

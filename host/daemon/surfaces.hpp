@@ -6,6 +6,8 @@
 
 #include "api/api.hpp"
 #include "chat/orchestrator.hpp"
+#include "console/sessions.hpp"
+#include "events/bus.hpp"
 #include "credential/store.hpp"
 #include "curation/curation.hpp"
 #include "curation/invocations.hpp"
@@ -36,7 +38,9 @@ struct SurfaceDeps {
     std::chrono::milliseconds chat_heartbeat;
     curation::InvocationLog& invocations;
     std::string version;
-    double started_at_s = 0;  // Unix seconds
+    events::Bus& bus;               // the live invocations stream publishes here
+    console::Sessions& console;     // the web console's codes and sessions
+    double started_at_s = 0;        // Unix seconds
 };
 
 void add_surfaces(api::Api& api, SurfaceDeps deps);
