@@ -6,17 +6,22 @@
 
 namespace coffer::metrics {
 
-std::string escape_label(std::string_view v) {
+namespace {
+// Label values escape \\, \" and newlines; HELP text the same but quotes.
+std::string escape(std::string_view v, bool quotes) {
     std::string out;
     out.reserve(v.size());
     for (char c : v) {
         if (c == '\\') out += "\\\\";
-        else if (c == '"') out += "\\\"";
+        else if (c == '"' && quotes) out += "\\\"";
         else if (c == '\n') out += "\\n";
         else out += c;
     }
     return out;
 }
+}  // namespace
+
+std::string escape_label(std::string_view v) { return escape(v, true); }
 
 namespace {
 std::string format_double(double v) {
@@ -26,16 +31,7 @@ std::string format_double(double v) {
     auto r = std::to_chars(buf, buf + sizeof buf, v);  // the shortest text that reads back as v
     return std::string(buf, r.ptr);
 }
-// HELP text escapes backslash and newline only.
-std::string escape_help(std::string_view v) {
-    std::string out;
-    for (char c : v) {
-        if (c == '\\') out += "\\\\";
-        else if (c == '\n') out += "\\n";
-        else out += c;
-    }
-    return out;
-}
+std::string escape_help(std::string_view v) { return escape(v, false); }
 }  // namespace
 
 void Writer::family(std::string_view name, std::string_view type, std::string_view help) {

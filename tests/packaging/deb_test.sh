@@ -9,17 +9,8 @@
 #      stops cleanly on SIGTERM (exit 0, daemon.json removed);
 #   4. removed with dpkg, it leaves no file behind.
 # usage: deb_test.sh <build dir>
-set -euo pipefail
 BUILD="$(cd "$1" && pwd)"
-WORK="$(mktemp -d /tmp/coffer-deb-XXXXXX)"
-DAEMON_PID=""
-cleanup() {
-  [ -n "$DAEMON_PID" ] && kill "$DAEMON_PID" 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-step() { echo "-- $*"; }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 step "cpack -G DEB"
 ( cd "$BUILD" && cpack -G DEB -B "$WORK/out" >"$WORK/cpack.log" 2>&1 ) || { cat "$WORK/cpack.log"; fail "cpack failed"; }
@@ -56,10 +47,7 @@ dpkg --root="$ROOT" -s coffer | grep -q '^Status: install ok installed' || fail 
 
 step "the installed daemon runs from the root"
 VAULT="$WORK/vault"
-COFFER_HOME="$VAULT" COFFER_PORT=0 "$ROOT/usr/bin/coffer-daemon" >"$WORK/daemon.log" 2>&1 &
-DAEMON_PID=$!
-for _ in $(seq 100); do [ -f "$VAULT/daemon.json" ] && break; sleep 0.1; done
-[ -f "$VAULT/daemon.json" ] || { cat "$WORK/daemon.log"; fail "the installed daemon did not start"; }
+start_daemon "$VAULT" "$ROOT/usr/bin/coffer-daemon"
 PLUGINS="$(COFFER_HOME="$VAULT" COFFER_NO_SPAWN=1 "$ROOT/usr/bin/coffer" --json plugin list)" || fail "coffer plugin list failed"
 echo "$PLUGINS" | python3 -c '
 import json, os, sys
@@ -69,11 +57,7 @@ for name in ("mcp_server", "skill", "knowledge_base"):
     assert p and p["status"] == "loaded", f"{name}: {p}"
     assert os.path.realpath(p["file"]).startswith(sys.argv[1] + "/usr/lib/coffer/plugins/"), p["file"]
 ' "$ROOT" || fail "the installed plugins were not loaded from the root: $PLUGINS"
-kill -TERM "$DAEMON_PID"
-set +e; wait "$DAEMON_PID"; code=$?; set -e
-DAEMON_PID=""
-[ "$code" = 0 ] || fail "the daemon exited with $code on SIGTERM"
-[ ! -e "$VAULT/daemon.json" ] || fail "daemon.json left after a clean shutdown"
+stop_daemon "$VAULT" TERM
 
 step "remove"
 dpkg --root="$ROOT" --log=/dev/null --force-not-root -r coffer >"$WORK/dpkg-r.log" 2>&1 || { cat "$WORK/dpkg-r.log"; fail "dpkg -r failed"; }

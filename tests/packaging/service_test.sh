@@ -9,20 +9,12 @@
 #      still written;
 #   4. uninstall-service removes the file; a second one says there is none.
 # usage: service_test.sh <build bin dir>
-set -euo pipefail
 BIN="$(cd "$1" && pwd)"
-WORK="$(mktemp -d /tmp/coffer-svc-XXXXXX)"
-PID=""
-cleanup() {
-  [ -n "$PID" ] && kill "$PID" 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 export XDG_CONFIG_HOME="$WORK/config" COFFER_HOME="$WORK/vault dir" COFFER_NO_SPAWN=1
 UNIT="$XDG_CONFIG_HOME/systemd/user/coffer-daemon.service"
 
-echo "-- install-service --no-enable"
+step "install-service --no-enable"
 out="$("$BIN/coffer" --json daemon install-service --no-enable)"
 [ -f "$UNIT" ] || fail "no unit file at $UNIT"
 echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["enabled"] is False and d["unit"]==sys.argv[1], d' "$UNIT" \
@@ -31,30 +23,21 @@ grep -qx "ExecStart=\"$BIN/coffer-daemon\" --home \"$COFFER_HOME\"" "$UNIT" || f
 grep -qx 'KillSignal=SIGTERM' "$UNIT" || fail "no KillSignal=SIGTERM"
 grep -qx 'WantedBy=default.target' "$UNIT" || fail "not WantedBy=default.target"
 
-echo "-- systemd-analyze verify"
+step "systemd-analyze verify"
 verify="$(systemd-analyze verify "$UNIT" 2>&1)" || fail "systemd-analyze verify failed: $verify"
 [ -z "$verify" ] || fail "systemd-analyze verify complained: $verify"
 # The check can fail: a unit naming a program that does not exist is refused.
 sed "s|$BIN/coffer-daemon|$WORK/missing-daemon|" "$UNIT" >"$WORK/broken.service"
 if systemd-analyze verify "$WORK/broken.service" >/dev/null 2>&1; then fail "verify accepted a missing ExecStart program"; fi
 
-echo "-- the unit's ExecStart starts the daemon, its KillSignal stops it cleanly"
+step "the unit's ExecStart starts the daemon, its KillSignal stops it cleanly"
 exec_line="$(sed -n 's/^ExecStart=//p' "$UNIT")"
 eval "set -- $exec_line"  # the unit quotes each argument as systemd (and the shell) reads it
-"$@" >"$WORK/daemon.log" 2>&1 &
-PID=$!
-for _ in $(seq 100); do [ -f "$COFFER_HOME/daemon.json" ] && break; sleep 0.1; done
-[ -f "$COFFER_HOME/daemon.json" ] || { cat "$WORK/daemon.log"; fail "the daemon did not start"; }
+start_daemon "$COFFER_HOME" "$@"
 "$BIN/coffer" daemon status >/dev/null || fail "coffer daemon status does not see it"
-signal="$(sed -n 's/^KillSignal=SIG//p' "$UNIT")"
-kill -s "$signal" "$PID"
-set +e; wait "$PID"; code=$?; set -e
-PID=""
-[ "$code" = 0 ] || fail "exit code $code after SIG$signal"
-[ ! -e "$COFFER_HOME/daemon.json" ] || fail "daemon.json left behind"
-grep -q '"msg":"daemon stopped"' "$COFFER_HOME/logs/daemon.log" || fail "no clean-stop line in the log"
+stop_daemon "$COFFER_HOME" "$(sed -n 's/^KillSignal=SIG//p' "$UNIT")"
 
-echo "-- enable"
+step "enable"
 if systemctl --user show-environment >/dev/null 2>&1; then
   "$BIN/coffer" daemon install-service || fail "install-service failed with a user manager"
   systemctl --user is-active --quiet coffer-daemon.service || fail "the service is not active"
@@ -68,7 +51,7 @@ else
   [ -f "$UNIT" ] || fail "the unit was not written"
 fi
 
-echo "-- uninstall-service"
+step "uninstall-service"
 "$BIN/coffer" daemon uninstall-service --no-enable >/dev/null
 [ ! -e "$UNIT" ] || fail "unit still there"
 "$BIN/coffer" daemon uninstall-service --no-enable | grep -q 'no coffer-daemon.service installed' || fail "second uninstall"
