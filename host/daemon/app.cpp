@@ -213,6 +213,14 @@ core::Result<void> App::start_resources() {
     invocations_ = std::make_unique<curation::InvocationLog>(*db_, svc_.get_executor());
     resource::register_retained_table({"invocations", "ts_ms", 30, "mcp_invocations"});
     gateway_->attach(curation_.get(), invocations_.get());
+    // Spans of routed calls over OTLP/HTTP, when a collector is configured.
+    if (!opt_.otlp_endpoint.empty()) {
+        auto exporter = OtlpExporter::create(net_, opt_.otlp_endpoint, COFFER_VERSION);
+        if (!exporter) return exporter.error();
+        otlp_ = *exporter;
+        gateway_->export_spans(otlp_->sink());
+        core::log::info("exporting spans over OTLP/HTTP", {{"endpoint", opt_.otlp_endpoint}});
+    }
     resources_->start_all();
     return {};
 }
@@ -343,6 +351,7 @@ void App::shutdown() {
     // MCP sessions first (on this thread): providers close their upstreams before the lifecycle
     // stops their instances.
     if (gateway_) gateway_->shutdown();
+    if (otlp_) otlp_->stop();
     // Drain the service thread: stop instances and plugins there, then let it end.
     std::promise<void> done;
     auto fut = done.get_future();

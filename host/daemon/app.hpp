@@ -10,6 +10,7 @@
 #include "daemon/backup_endpoint.hpp"
 #include "credential/store.hpp"
 #include "daemon/options.hpp"
+#include "daemon/otlp_exporter.hpp"
 #include "daemon/upstream_pids.hpp"
 #include "http/server.hpp"
 #include "mcp/gateway.hpp"
@@ -81,6 +82,7 @@ private:
     std::unique_ptr<curation::Curation> curation_;         // outlive the gateway, which reads them
     std::unique_ptr<curation::InvocationLog> invocations_;
     std::unique_ptr<mcp::Gateway> gateway_;
+    std::shared_ptr<OtlpExporter> otlp_;  // spans of routed calls, when $COFFER_OTLP_ENDPOINT is set
     events::Bus bus_;                                  // emit() and the conversations' events
     std::unique_ptr<Handoff> to_service_;              // driver threads → the service thread
     std::unique_ptr<chat::Orchestrator> chat_;

@@ -31,7 +31,8 @@ struct Tracked {
     std::int64_t ts_ms = 0;
     std::chrono::steady_clock::time_point start;
     bool logged = false;
-    std::optional<trace::Span> span;  // the gateway's span, when the client sent a traceparent
+    std::optional<trace::Span> span;  // the gateway's span: the client sent a traceparent, or spans are exported
+    std::int64_t start_unix_ns = 0;   // for the exported span
 };
 
 namespace curate {

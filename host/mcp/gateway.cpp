@@ -54,7 +54,7 @@ const std::vector<std::string>& Gateway::paths() {
 
 Gateway::Gateway(boost::asio::io_context& net, resource::Providers& providers, Config config)
     : net_(net), config_(std::move(config)),
-      admission_(config_.http_sessions, config_.connection_sessions, config_.local_sessions), env_{net.get_executor(), providers, config_, {}, {}, {}, {}, {}, {}, {}, &metrics_},
+      admission_(config_.http_sessions, config_.connection_sessions, config_.local_sessions), env_{net.get_executor(), providers, config_, {}, {}, {}, {}, {}, {}, {}, &metrics_, {}},
       handoff_(std::make_unique<coffer::Handoff>(net)), tick_(net) {
     env_.handoff = handoff_->sender();
     env_.closed = [this](const std::string& id) { forget(id); };

@@ -77,6 +77,9 @@ public:
     };
     void probe(const std::string& server, std::function<void(Listing)> done);
 
+    // Before start: every routed call becomes a span handed to `sink` (and a new trace when the
+    // client sent no traceparent).
+    void export_spans(trace::SpanSink sink) { env_.spans = std::move(sink); }
     // Network thread: the gateway's part of /metrics (calls, latency, sessions).
     void write_metrics(metrics::Writer& w) const;
 

@@ -8,6 +8,7 @@
 #include "mcp/jsonrpc.hpp"
 #include "mcp/link.hpp"
 #include "mcp/resumable.hpp"
+#include "mcp/trace_context.hpp"
 #include "mcp/versions.hpp"
 #include "resource/providers.hpp"
 
@@ -64,6 +65,7 @@ struct Env {
     curation::InvocationLog* invocations = nullptr;  // the invocation log (G-23); may be null
     coffer::Handoff::Sender handoff;  // provider threads → network thread (completions, notifications)
     CallMetrics* metrics = nullptr;   // /metrics counters (network thread); may be null
+    trace::SpanSink spans;            // ended spans, when exported (OTLP); empty: none
 };
 
 // The providers this session may see (machine and agent scope, addressable names), by name.

@@ -33,11 +33,17 @@ std::string format(std::string_view trace_id, std::string_view span_id, std::str
     return out;
 }
 
-Span child_of(const Parent& parent) {
+namespace {
+std::string nonzero_hex(std::size_t bytes) {
     std::string id;
-    do id = core::random_hex(8);
+    do id = core::random_hex(bytes);
     while (all_zero(id));
-    return Span{parent.trace_id, std::move(id), parent.span_id, parent.flags};
+    return id;
 }
+}  // namespace
+
+Span child_of(const Parent& parent) { return Span{parent.trace_id, nonzero_hex(8), parent.span_id, parent.flags}; }
+
+Span new_root() { return Span{nonzero_hex(16), nonzero_hex(8), {}, "01"}; }
 
 }  // namespace coffer::mcp::trace

@@ -5,6 +5,8 @@
 // an incoming one nothing is added. Pure functions; unit-tested.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,5 +32,18 @@ struct Span {
 };
 // A child of `parent`: same trace, a fresh span id.
 Span child_of(const Parent& parent);
+// The root of a new trace (when spans are exported and the client sent no traceparent).
+Span new_root();
+
+// A span the gateway ended: one routed call, for an exporter (OTLP).
+struct Finished {
+    Span span;
+    std::string name;  // "tools/call up__echo"
+    std::int64_t start_unix_ns = 0, end_unix_ns = 0;
+    std::string server, target, outcome;
+    std::optional<std::int64_t> error_code;
+};
+// Called on the network thread as each span ends; must not block.
+using SpanSink = std::function<void(Finished)>;
 
 }  // namespace coffer::mcp::trace

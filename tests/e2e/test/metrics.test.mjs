@@ -151,3 +151,65 @@ test('the HTTP traceparent header on POST /mcp is taken when _meta has none', as
   assert.ok(!seen.traceparent.includes('00f067aa0ba902b7'));
   await fetch(url, { method: 'DELETE', headers });
 });
+
+test('with COFFER_OTLP_ENDPOINT, each routed call is exported as an OTLP/HTTP JSON span, a root when the client sent no traceparent', async () => {
+  const http = await import('node:http');
+  const received = [];
+  const collector = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', () => {
+      received.push({ path: req.url, type: req.headers['content-type'], json: JSON.parse(body) });
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise((r) => collector.listen(0, '127.0.0.1', r));
+  const traced = await Vault.create('otlp');
+  try {
+    await traced.start({ COFFER_OTLP_ENDPOINT: `http://127.0.0.1:${collector.address().port}` });
+    await traced.cliOk(['mcp', 'add', 'up', '--stdio', bins.upstream]);
+    const client = await httpClient(traced);
+    try {
+      const parent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+      const child = JSON.parse((await client.callTool({ name: 'up__meta', arguments: {}, _meta: { traceparent: parent } })).content[0].text);
+      const root = JSON.parse((await client.callTool({ name: 'up__meta', arguments: {} })).content[0].text);
+      assert.match(root.traceparent, /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/, 'a new trace when exporting');
+      const spans = await waitFor('two exported spans', () => {
+        const all = received.flatMap((r) => r.json.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)));
+        return all.length >= 2 ? all : null;
+      }, { timeout: 10000, interval: 100 });
+      assert.equal(received[0].path, '/v1/traces');
+      assert.match(received[0].type, /^application\/json/);
+      const svc = received[0].json.resourceSpans[0].resource.attributes.find((a) => a.key === 'service.name');
+      assert.equal(svc.value.stringValue, 'coffer-daemon');
+      const [, , childSpan] = child.traceparent.split('-');
+      const a = spans.find((s) => s.spanId === childSpan);
+      assert.ok(a, `the span the upstream saw (${childSpan}) was exported: ${JSON.stringify(spans)}`);
+      assert.equal(a.traceId, '0af7651916cd43dd8448eb211c80319c');
+      assert.equal(a.parentSpanId, 'b7ad6b7169203331');
+      assert.equal(a.name, 'tools/call up__meta');
+      assert.equal(a.kind, 2);
+      assert.ok(BigInt(a.endTimeUnixNano) >= BigInt(a.startTimeUnixNano));
+      assert.equal(a.attributes.find((x) => x.key === 'coffer.outcome').value.stringValue, 'ok');
+      const [, rootTrace, rootSpan] = root.traceparent.split('-');
+      const b = spans.find((s) => s.spanId === rootSpan);
+      assert.ok(b);
+      assert.equal(b.traceId, rootTrace);
+      assert.equal(b.parentSpanId, undefined);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await traced.cleanup();
+    collector.close();
+  }
+});
+
+test('a COFFER_OTLP_ENDPOINT that is not an http:// URL stops the daemon from starting, with the reason', async () => {
+  const bad = await Vault.create('otlp-bad');
+  try {
+    await assert.rejects(bad.start({ COFFER_OTLP_ENDPOINT: 'https://collector.example' }), /COFFER_OTLP_ENDPOINT/);
+  } finally {
+    await bad.cleanup();
+  }
+});
