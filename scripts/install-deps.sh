@@ -9,6 +9,7 @@ PACKAGES=(
   libspdlog-dev libsqlite3-dev libssl-dev libarchive-dev
   procps ripgrep
   wordnet-base
+  chromium  # the web console's browser tests (tests/console, driven by playwright-core)
 )
 
 missing=()

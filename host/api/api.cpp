@@ -87,12 +87,13 @@ const Mount* Api::mount_for(const std::string& path) const {
 void Api::handle(http::Request&& req, http::Respond respond) {
     auto trace = core::trace_id();
     auto started = std::chrono::steady_clock::now();
-    auto finish = [trace, started, method = req.method, path = req.path, respond](http::Response res) {
+    auto finish = [this, trace, started, method = req.method, path = req.path, respond](http::Response res) {
         bool has_trace = false;
         for (auto& h : res.headers) has_trace |= h.first == "X-Coffer-Trace";
         if (!has_trace) res.headers.emplace_back("X-Coffer-Trace", trace);
         auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count();
         int status = res.status;
+        if (status >= 100 && status < 600) answered_[static_cast<std::size_t>(status / 100 - 1)].add();
         respond(std::move(res));  // first: on the network thread this sends it; the log line can wait
         core::log::info("http", {{"trace", trace}, {"method", method}, {"path", path}, {"status", status},
                                  {"duration_us", us}});
@@ -106,11 +107,18 @@ void Api::handle(http::Request&& req, http::Respond respond) {
     if (auto refusal = check_origin(req)) return refuse(403, "FORBIDDEN", *refusal);
     if (!mount && req.path.rfind("/api/v1/", 0) != 0)
         return finish(error_response(404, "NOT_FOUND", "no such endpoint: " + req.path, trace));
+    if (mount && mount->open) return mount->handler(std::move(req), finish);
     auto* token = req.header("x-coffer-token");
-    if (!token || !core::constant_time_equal(*token, ctx_.daemon.token()))
-        return refuse(401, "UNAUTHORIZED",
-                      token ? "invalid X-Coffer-Token (rotated? re-read daemon.json)"
-                            : "missing X-Coffer-Token header (the token is in $COFFER_HOME/daemon.json)");
+    if (!token || !core::constant_time_equal(*token, ctx_.daemon.token())) {
+        // A browser session may stand in for the token on /api/v1 (never on /mcp or /metrics).
+        SessionCheck session;
+        if (!token && !mount && sessions_) session = sessions_(req);
+        if (session.outcome == SessionCheck::Outcome::refused) return refuse(403, "FORBIDDEN", session.why);
+        if (session.outcome != SessionCheck::Outcome::valid)
+            return refuse(401, "UNAUTHORIZED",
+                          token ? "invalid X-Coffer-Token (rotated? re-read daemon.json)"
+                                : "missing X-Coffer-Token header (the token is in $COFFER_HOME/daemon.json)");
+    }
     if (mount) {
         if (auto refusal = media_type_refusal(req, trace)) return finish(std::move(*refusal));
         return mount->handler(std::move(req), finish);
@@ -147,6 +155,13 @@ void Api::handle(http::Request&& req, http::Respond respond) {
             done(Error::make(core::code::internal, std::string("internal error: ") + e.what()));
         }
     });
+}
+
+void Api::write_metrics(metrics::Writer& w) const {
+    w.family("coffer_http_responses_total", "counter", "HTTP answers of the daemon by status class (REST, MCP, console, metrics)");
+    static constexpr const char* kClass[] = {"1xx", "2xx", "3xx", "4xx", "5xx"};
+    for (std::size_t i = 0; i < answered_.size(); ++i)
+        w.sample("coffer_http_responses_total", {{"code", kClass[i]}}, answered_[i].value());
 }
 
 }  // namespace coffer::api

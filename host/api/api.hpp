@@ -4,6 +4,8 @@
 #include "api/router.hpp"
 #include "core/error.hpp"
 #include "http/message.hpp"
+#include "metrics/exposition.hpp"
+#include "metrics/instruments.hpp"
 #include "plugin/registry.hpp"
 #include "resource/service.hpp"
 #include "store/database.hpp"
@@ -11,6 +13,7 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/json/object.hpp>
 
+#include <array>
 #include <functional>
 #include <string>
 #include <vector>
@@ -43,7 +46,19 @@ struct Mount {
     std::function<http::Response(int status, const std::string& code, const std::string& message,
                                  const std::string& trace)>
         refusal;
+    // Reached without the token (the Host/Origin guard still applies): the handler decides what
+    // needs a credential (the web console's pages and its login with a one-time code).
+    bool open = false;
 };
+
+// A browser session (the web console's cookie) standing in for the token on /api/v1. `none`: the
+// request carries no session; `refused`: it carries one that may not be used for this request
+// (unknown or expired, wrong Origin, a state change without the CSRF token) — `why` says which.
+struct SessionCheck {
+    enum class Outcome { none, valid, refused } outcome = Outcome::none;
+    std::string why;
+};
+using SessionChecker = std::function<SessionCheck(const http::Request&)>;
 
 class Api {
 public:
@@ -60,9 +75,14 @@ public:
         router_.add_async(std::move(method), std::move(pattern), std::move(fn));
     }
     void mount(Mount m) { mounts_.push_back(std::move(m)); }
+    // Before serving: what else than X-Coffer-Token authenticates an /api/v1 request.
+    void accept_sessions(SessionChecker check) { sessions_ = std::move(check); }
     // The routes this library owns: daemon status/stop/token, plugins, kinds, resources, actions,
     // audit, retention (routes.cpp). Called, like every other surface, from daemon/surfaces.cpp.
     void add_core_routes();
+
+    // Any thread: HTTP answers by status class, every surface included (/metrics).
+    void write_metrics(metrics::Writer& w) const;
 
 private:
     const Mount* mount_for(const std::string& path) const;
@@ -70,6 +90,8 @@ private:
     boost::asio::any_io_executor service_;
     Router router_;
     std::vector<Mount> mounts_;
+    SessionChecker sessions_;
+    std::array<metrics::Counter, 5> answered_;  // 1xx … 5xx
 };
 
 // The error envelope {"error":{code,message,details}} with the trace header.

@@ -464,4 +464,10 @@ std::size_t Orchestrator::pending_total() const {
     return n;
 }
 
+std::size_t Orchestrator::running_total() const {
+    std::size_t n = 0;
+    for (auto& [id, s] : states_) n += s.turn.has_value();
+    return n;
+}
+
 }  // namespace coffer::chat

@@ -73,7 +73,8 @@ public:
     coffer_status on_driver_event(std::uint64_t turn, boost::json::object event);
 
     // Diagnostics and benchmarks.
-    std::size_t pending_total() const;
+    std::size_t pending_total() const;  // service thread, like everything above
+    std::size_t running_total() const;  // turns running now
 
 private:
     struct Turn {

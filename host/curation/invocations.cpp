@@ -15,6 +15,7 @@ InvocationLog::InvocationLog(store::Database& db, boost::asio::any_io_executor s
     : db_(db), service_(service), opt_(opt), timer_(service) {}
 
 void InvocationLog::record(Invocation inv) {
+    if (observer_) observer_(inv);
     bool schedule = false;
     {
         std::lock_guard<std::mutex> g(mu_);

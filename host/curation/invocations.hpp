@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -59,6 +60,9 @@ public:
         : InvocationLog(db, std::move(service), Options{}) {}
 
     void record(Invocation inv);  // any thread; never blocks on the database
+    // Before use: told of every recorded invocation, on the recording thread (the web console's
+    // live view publishes it on the event bus). Must not block.
+    void observe(std::function<void(const Invocation&)> observer) { observer_ = std::move(observer); }
     void flush();                 // service thread: writes everything queued now (also at shutdown)
 
     std::uint64_t recorded() const { return recorded_; }
@@ -80,6 +84,7 @@ private:
     std::deque<Invocation> pending_;  // service thread: taken, being written batch by batch
     std::size_t pending_at_ = 0;
     std::atomic<std::uint64_t> recorded_{0}, written_{0}, dropped_{0};
+    std::function<void(const Invocation&)> observer_;
 };
 
 // Newest first; `server` filters by server name.

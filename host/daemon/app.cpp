@@ -213,6 +213,14 @@ core::Result<void> App::start_resources() {
     invocations_ = std::make_unique<curation::InvocationLog>(*db_, svc_.get_executor());
     resource::register_retained_table({"invocations", "ts_ms", 30, "mcp_invocations"});
     gateway_->attach(curation_.get(), invocations_.get());
+    // Spans of routed calls over OTLP/HTTP, when a collector is configured.
+    if (!opt_.otlp_endpoint.empty()) {
+        auto exporter = OtlpExporter::create(net_, opt_.otlp_endpoint, COFFER_VERSION);
+        if (!exporter) return exporter.error();
+        otlp_ = *exporter;
+        gateway_->export_spans(otlp_->sink());
+        core::log::info("exporting spans over OTLP/HTTP", {{"endpoint", opt_.otlp_endpoint}});
+    }
     resources_->start_all();
     return {};
 }
@@ -240,7 +248,10 @@ core::Result<void> App::start_http() {
     backup_ = std::make_unique<BackupEndpoint>(opt_.home, svc_.get_executor(), *db_, COFFER_VERSION);
     add_surfaces(*api_, SurfaceDeps{*resources_, *registry_, *gateway_, *curation_, *credentials_, *backup_, *db_,
                                     svc_.get_executor(), *chat_, *channels_, net_.get_executor(),
-                                    std::chrono::milliseconds(opt_.chat_heartbeat_ms)});
+                                    std::chrono::milliseconds(opt_.chat_heartbeat_ms), *invocations_, COFFER_VERSION,
+                                    bus_, console_,
+                                    std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+                                        .count()});
     server_ = std::make_unique<http::Server>(
         net_, [this](http::Request&& r, http::Respond respond) { api_->handle(std::move(r), std::move(respond)); },
         [](int status, const std::string& code, const std::string& message, const std::string& target) {
@@ -295,6 +306,7 @@ core::Result<void> App::rotate_token(const std::string& actor) {
         std::lock_guard<std::mutex> g(token_mu_);
         token_ = core::random_hex(32);
     }
+    console_.clear();  // a rotation revokes every credential, the console's sessions included
     if (auto r = write_state_file(); !r) return r;
     core::log::info("token rotated", {{"actor", actor}});
     return resource::write_audit(*db_, actor, "token_rotated", "daemon", json::object{});
@@ -344,6 +356,7 @@ void App::shutdown() {
     // MCP sessions first (on this thread): providers close their upstreams before the lifecycle
     // stops their instances.
     if (gateway_) gateway_->shutdown();
+    if (otlp_) otlp_->stop();
     // Drain the service thread: stop instances and plugins there, then let it end.
     std::promise<void> done;
     auto fut = done.get_future();

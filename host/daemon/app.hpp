@@ -4,12 +4,14 @@
 #include "api/api.hpp"
 #include "channels/service.hpp"
 #include "chat/orchestrator.hpp"
+#include "console/sessions.hpp"
 #include "events/bus.hpp"
 #include "curation/curation.hpp"
 #include "curation/invocations.hpp"
 #include "daemon/backup_endpoint.hpp"
 #include "credential/store.hpp"
 #include "daemon/options.hpp"
+#include "daemon/otlp_exporter.hpp"
 #include "daemon/upstream_pids.hpp"
 #include "http/server.hpp"
 #include "mcp/gateway.hpp"
@@ -81,6 +83,7 @@ private:
     std::unique_ptr<curation::Curation> curation_;         // outlive the gateway, which reads them
     std::unique_ptr<curation::InvocationLog> invocations_;
     std::unique_ptr<mcp::Gateway> gateway_;
+    std::shared_ptr<OtlpExporter> otlp_;  // spans of routed calls, when $COFFER_OTLP_ENDPOINT is set
     events::Bus bus_;                                  // emit() and the conversations' events
     std::unique_ptr<Handoff> to_service_;              // driver threads → the service thread
     std::unique_ptr<chat::Orchestrator> chat_;
@@ -88,6 +91,8 @@ private:
     std::unique_ptr<api::Api> api_;
     std::unique_ptr<http::Server> server_;
     std::unique_ptr<BackupEndpoint> backup_;  // POST /api/v1/backup (destroyed first: joins its worker)
+
+    console::Sessions console_;  // the web console's login codes and browser sessions
 
     mutable std::mutex token_mu_;
     std::string token_;

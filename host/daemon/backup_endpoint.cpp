@@ -82,7 +82,8 @@ api::Mount BackupEndpoint::mount() {
                       [this](http::Request&& r, http::Respond respond) { handle(std::move(r), std::move(respond)); },
                       [](int status, const std::string& code, const std::string& message, const std::string& trace) {
                           return api::error_response(status, code, message, trace);
-                      }};
+                      },
+                      false};
 }
 
 void BackupEndpoint::handle(http::Request&& req, http::Respond respond) {

@@ -170,6 +170,7 @@ core::Result<Options> parse_options(int argc, char** argv) {
         if (!v) return v.error();
         o.mcp_page_size = *v;
     }
+    if (const char* t = std::getenv("COFFER_OTLP_ENDPOINT"); t && *t) o.otlp_endpoint = t;
     if (const char* t = std::getenv("COFFER_CHAT_HEARTBEAT_MS"); t && *t) {
         auto v = parse_count("chat heartbeat", t, 50, 3600000);
         if (!v) return v.error();

@@ -39,6 +39,7 @@ struct Options {
     std::optional<SessionRate> mcp_session_rate, mcp_connection_rate;
     std::optional<int> mcp_list_timeout_ms;      // --mcp-list-timeout, $COFFER_MCP_LIST_TIMEOUT_MS: per server
     int chat_heartbeat_ms = 15000;               // $COFFER_CHAT_HEARTBEAT_MS: comment lines on idle event streams
+    std::string otlp_endpoint;                   // $COFFER_OTLP_ENDPOINT: export spans over OTLP/HTTP JSON ("" = off)
     bool help = false;
     bool version = false;
 };

@@ -4,7 +4,10 @@
 #include "api/credential_routes.hpp"
 #include "channels/routes.hpp"
 #include "chat/routes.hpp"
+#include "console/endpoint.hpp"
+#include "daemon/invocation_stream.hpp"
 #include "daemon/curation_routes.hpp"
+#include "daemon/metrics_endpoint.hpp"
 
 #include <boost/json.hpp>
 
@@ -32,7 +35,8 @@ api::Mount gateway_mount(mcp::Gateway& gateway) {
             auto res = mcp::Gateway::http_error(status, mcp::rpc::code::server_error, message);
             res.headers.emplace_back("X-Coffer-Trace", trace);
             return res;
-        }};
+        },
+        false};
 }
 
 }  // namespace
@@ -45,6 +49,8 @@ void add_surfaces(api::Api& api, SurfaceDeps d) {
     // /api/v1/mcp: curation, invocations, refresh.
     add_curation_routes(api, CurationDeps{d.resources, d.registry, d.gateway, d.curator, d.db, d.service});
     add_gateway_routes(api, d.gateway);
+    // /api/v1/mcp/invocations/events: every recorded call, live.
+    add_invocation_stream(api, d.invocations, d.bus, d.network, d.chat_heartbeat);
     // /api/v1/agents, /api/v1/conversations: managed agents and the turn orchestrator (SSE included).
     chat::ChatDeps chat{d.chat, d.resources, d.registry, d.network, d.chat_heartbeat};
     chat::add_agent_routes(api, chat);
@@ -54,6 +60,14 @@ void add_surfaces(api::Api& api, SurfaceDeps d) {
     // /mcp, /sse: the gateway; /api/v1/backup: a streamed archive.
     api.mount(gateway_mount(d.gateway));
     api.mount(d.backup.mount());
+    // /api/v1/console/codes, and /console/…: the web console, whose session cookie the REST
+    // surface accepts in place of the token (same origin; CSRF token for changes).
+    console::add_console_routes(api, d.console);
+    api.mount(console::console_mount(d.console));
+    api.accept_sessions(console::session_checker(d.console));
+    // /metrics: Prometheus text, token-protected like the API.
+    api.mount(metrics_mount(MetricsDeps{api, d.gateway, d.resources, d.chat, d.invocations, d.service, d.version,
+                                        d.started_at_s}));
 }
 
 }  // namespace coffer::daemon

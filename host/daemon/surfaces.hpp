@@ -7,8 +7,11 @@
 #include "api/api.hpp"
 #include "channels/service.hpp"
 #include "chat/orchestrator.hpp"
+#include "console/sessions.hpp"
+#include "events/bus.hpp"
 #include "credential/store.hpp"
 #include "curation/curation.hpp"
+#include "curation/invocations.hpp"
 #include "daemon/backup_endpoint.hpp"
 #include "mcp/gateway.hpp"
 #include "plugin/registry.hpp"
@@ -18,6 +21,7 @@
 #include <boost/asio/any_io_executor.hpp>
 
 #include <chrono>
+#include <string>
 
 namespace coffer::daemon {
 
@@ -34,6 +38,11 @@ struct SurfaceDeps {
     channels::Service& channels;
     boost::asio::any_io_executor network;  // the network thread, where event streams are written
     std::chrono::milliseconds chat_heartbeat;
+    curation::InvocationLog& invocations;
+    std::string version;
+    events::Bus& bus;               // the live invocations stream publishes here
+    console::Sessions& console;     // the web console's codes and sessions
+    double started_at_s = 0;        // Unix seconds
 };
 
 void add_surfaces(api::Api& api, SurfaceDeps deps);

@@ -2,6 +2,8 @@
 // the catalog uses to observe and filter provider lists.
 #include "mcp/curate.hpp"
 
+#include "mcp/call_metrics.hpp"
+
 #include "core/clock.hpp"
 #include "curation/curation.hpp"
 #include "curation/invocations.hpp"
@@ -98,21 +100,33 @@ bool Session::refuse_disabled(const std::shared_ptr<Exchange>& ex, const resourc
 
 void Session::begin_invocation(const std::shared_ptr<Exchange>& ex, const std::string& server, const std::string& target) {
     auto t = curate::call_type(ex->method);
-    if (!t || !env_.invocations) return;
+    if (!t || (!env_.invocations && !env_.metrics && !env_.spans)) return;
     auto tr = std::make_shared<Tracked>();
     tr->server = server;
     tr->target = target;
     tr->type = *t;
     tr->ts_ms = core::now_ms();
     tr->start = std::chrono::steady_clock::now();
+    if (ex->trace_parent) tr->span = trace::child_of(*ex->trace_parent);
+    else if (env_.spans) tr->span = trace::new_root();
+    if (tr->span && env_.spans)
+        tr->start_unix_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                std::chrono::system_clock::now().time_since_epoch()).count();
     ex->tracked = std::move(tr);
 }
 
 void Session::end_invocation(const std::shared_ptr<Exchange>& ex, std::string_view outcome,
                              std::optional<std::int64_t> code) {
     auto& tr = ex->tracked;
-    if (!tr || tr->logged || !env_.invocations) return;
+    if (!tr || tr->logged) return;
     tr->logged = true;
+    auto elapsed = std::chrono::steady_clock::now() - tr->start;
+    if (env_.metrics) env_.metrics->record(tr->server, tr->type, tr->target, outcome, elapsed);
+    if (tr->span && env_.spans)
+        env_.spans(trace::Finished{*tr->span, ex->method + " " + tr->target, tr->start_unix_ns,
+                                   tr->start_unix_ns + std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count(),
+                                   tr->server, tr->target, std::string(outcome), code});
+    if (!env_.invocations) return;
     curation::Invocation inv;
     inv.ts_ms = tr->ts_ms;
     inv.session = id_;
@@ -120,8 +134,7 @@ void Session::end_invocation(const std::shared_ptr<Exchange>& ex, std::string_vi
     inv.server = tr->server;
     inv.type = tr->type;
     inv.target = tr->target;
-    inv.duration_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - tr->start).count();
+    inv.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count();
     inv.outcome = std::string(outcome);
     inv.error_code = code;
     inv.retried = tr->retried;

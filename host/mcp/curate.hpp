@@ -5,6 +5,7 @@
 #pragma once
 
 #include "curation/types.hpp"
+#include "mcp/trace_context.hpp"
 #include "resource/providers.hpp"
 
 #include <chrono>
@@ -31,6 +32,8 @@ struct Tracked {
     std::chrono::steady_clock::time_point start;
     bool logged = false;
     bool retried = false;  // sent again after its upstream exited (mcp/retry.hpp)
+    std::optional<trace::Span> span;  // the gateway's span: the client sent a traceparent, or spans are exported
+    std::int64_t start_unix_ns = 0;   // for the exported span
 };
 
 namespace curate {

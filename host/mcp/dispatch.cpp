@@ -222,6 +222,12 @@ void Session::route_completion(const std::shared_ptr<Exchange>& ex, json::object
 void Session::route(const std::shared_ptr<Exchange>& ex, const resource::Provider& p, const std::string& method,
                     json::object params) {
     strip_modern(params);
+    // The upstream's parent is the gateway's span for this call (W3C trace context through _meta).
+    if (ex->tracked && ex->tracked->span) {
+        auto& meta = params["_meta"];
+        if (!meta.is_object()) meta = json::object{};
+        meta.as_object()["traceparent"] = ex->tracked->span->traceparent();
+    }
     std::string error;
     auto link = link_for(p, error);
     if (!link) {  // gone since the snapshot (a refused open surfaces through the call instead)

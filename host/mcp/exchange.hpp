@@ -2,6 +2,7 @@
 // progress, log lines, server-initiated requests) goes back on.
 #pragma once
 
+#include "mcp/trace_context.hpp"
 #include "mcp/versions.hpp"
 
 #include <coffer/abi.h>
@@ -65,6 +66,7 @@ struct Exchange {
     std::shared_ptr<Tracked> tracked;  // a call the invocation log records (G-23; mcp/curate.hpp)
     std::string sent_params;  // tools/call: the params as routed, for the one safe retry (mcp/retry.hpp)
     bool retried = false;
+    std::optional<trace::Parent> trace_parent;  // the client's params._meta.traceparent, when valid
 };
 
 }  // namespace coffer::mcp

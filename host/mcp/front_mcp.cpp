@@ -57,6 +57,13 @@ void Gateway::post_mcp(http::Request& req, http::Respond respond) {
     auto& entry = parsed.entries.front();
     if (entry.error) return respond(rpc_http(400, entry.error->id, entry.error->code, entry.error->message));
     auto& m = *entry.message;
+    // W3C trace context as an HTTP header: the same as params._meta.traceparent, which wins.
+    if (auto* tp = req.header("traceparent"); tp && m.kind == rpc::Kind::request)
+        if (auto* p = m.params.if_object(); p && (!p->contains("_meta") || p->at("_meta").is_object())) {
+            auto& meta = (*p)["_meta"];
+            if (!meta.is_object()) meta = json::object{};
+            if (!meta.as_object().contains("traceparent")) meta.as_object()["traceparent"] = *tp;
+        }
 
     if (m.kind == rpc::Kind::request && m.method == "initialize" && !modern::is_modern_request(req, m)) {
         if (sid && find(*sid, Transport::streamable))

@@ -54,7 +54,7 @@ const std::vector<std::string>& Gateway::paths() {
 
 Gateway::Gateway(boost::asio::io_context& net, resource::Providers& providers, Config config)
     : net_(net), config_(std::move(config)),
-      admission_(config_.http_sessions, config_.connection_sessions, config_.local_sessions), env_{net.get_executor(), providers, config_, {}, {}, {}, {}, {}, {}, {}},
+      admission_(config_.http_sessions, config_.connection_sessions, config_.local_sessions), env_{net.get_executor(), providers, config_, {}, {}, {}, {}, {}, {}, {}, &metrics_, {}},
       handoff_(std::make_unique<coffer::Handoff>(net)), tick_(net) {
     env_.handoff = handoff_->sender();
     env_.closed = [this](const std::string& id) { forget(id); };
@@ -115,13 +115,25 @@ std::shared_ptr<Session> Gateway::create(Transport t, Version v, Identity who) {
     sessions_[id] = s;
     count_ = sessions_.size();
     s->touch();
-    core::log::info("mcp session opened",
-                    {{"session", id},
-                     {"transport", t == Transport::streamable ? "streamable-http"
-                                   : t == Transport::sse      ? "sse"
-                                   : t == Transport::local    ? "local-socket"
-                                                              : "stateless"}});
+    metrics_.session_opened(transport_name(t));
+    core::log::info("mcp session opened", {{"session", id}, {"transport", transport_name(t)}});
     return s;
+}
+
+std::string_view transport_name(Transport t) {
+    return t == Transport::streamable ? "streamable-http"
+           : t == Transport::sse      ? "sse"
+           : t == Transport::local    ? "local-socket"
+                                      : "stateless";
+}
+
+void Gateway::write_metrics(metrics::Writer& w) const {
+    std::map<std::string, std::size_t> open;
+    for (auto t : {Transport::streamable, Transport::sse, Transport::local, Transport::stateless})
+        open[std::string(transport_name(t))] = 0;
+    for (auto& [id, s] : sessions_)
+        if (!s->closed()) ++open[std::string(transport_name(s->transport()))];
+    metrics_.write(w, open);
 }
 
 std::shared_ptr<Session> Gateway::find(const std::string& id, Transport t) const {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "http/message.hpp"
+#include "mcp/call_metrics.hpp"
 #include "mcp/admission.hpp"
 #include "mcp/config.hpp"
 #include "mcp/session.hpp"
@@ -76,6 +77,12 @@ public:
     };
     void probe(const std::string& server, std::function<void(Listing)> done);
 
+    // Before start: every routed call becomes a span handed to `sink` (and a new trace when the
+    // client sent no traceparent).
+    void export_spans(trace::SpanSink sink) { env_.spans = std::move(sink); }
+    // Network thread: the gateway's part of /metrics (calls, latency, sessions).
+    void write_metrics(metrics::Writer& w) const;
+
 private:
     // front_mcp.cpp — Streamable HTTP
     void post_mcp(http::Request& req, http::Respond respond);
@@ -124,6 +131,7 @@ private:
     Config config_;
     Admission admission_;
     std::chrono::steady_clock::time_point last_refusal_log_{};
+    CallMetrics metrics_;  // before env_, which points at it
     Env env_;
     std::unique_ptr<coffer::Handoff> handoff_;  // provider threads → this thread
     std::unordered_map<std::string, std::shared_ptr<Session>> sessions_;
@@ -140,6 +148,9 @@ private:
     std::function<std::string()> local_token_;
     std::vector<std::weak_ptr<LocalConnection>> local_conns_;
 };
+
+// "streamable-http", "sse", "local-socket", "stateless" (logs and metrics).
+std::string_view transport_name(Transport t);
 
 // Transport helpers shared by the fronts.
 bool accepts(const http::Request& req, std::string_view type);

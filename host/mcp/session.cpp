@@ -98,6 +98,10 @@ std::shared_ptr<Exchange> Session::track(rpc::Message& m, std::shared_ptr<ReplyC
     }
     if (auto* p = m.params.if_object())
         if (auto* meta = p->if_contains("_meta"); meta && meta->is_object())
+            if (auto* tp = meta->as_object().if_contains("traceparent"); tp && tp->is_string())
+                ex->trace_parent = trace::parse(tp->as_string());
+    if (auto* p = m.params.if_object())
+        if (auto* meta = p->if_contains("_meta"); meta && meta->is_object())
             if (auto* tok = meta->as_object().if_contains("progressToken"); tok && (tok->is_string() || tok->is_number())) {
                 ex->progress_key = rpc::id_key(*tok);
                 progress_[ex->progress_key] = ex;

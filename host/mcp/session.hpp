@@ -8,6 +8,7 @@
 #include "mcp/jsonrpc.hpp"
 #include "mcp/link.hpp"
 #include "mcp/resumable.hpp"
+#include "mcp/trace_context.hpp"
 #include "mcp/versions.hpp"
 #include "resource/providers.hpp"
 
@@ -50,6 +51,8 @@ struct RequestContext {
     std::shared_ptr<http::Peer> peer;   // the HTTP client, when there is one per request
 };
 
+class CallMetrics;
+
 // What a session needs from its gateway.
 struct Env {
     boost::asio::any_io_executor net;
@@ -61,6 +64,8 @@ struct Env {
     curation::Curation* curator = nullptr;        // capability preferences (G-20…G-22); may be null
     curation::InvocationLog* invocations = nullptr;  // the invocation log (G-23); may be null
     coffer::Handoff::Sender handoff;  // provider threads → network thread (completions, notifications)
+    CallMetrics* metrics = nullptr;   // /metrics counters (network thread); may be null
+    trace::SpanSink spans;            // ended spans, when exported (OTLP); empty: none
 };
 
 // The providers this session may see (machine and agent scope, addressable names), by name.

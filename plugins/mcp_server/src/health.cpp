@@ -51,6 +51,9 @@ std::chrono::milliseconds Health::retry_in(Clock::time_point now) const {
 void Health::connected(std::string protocol_version, std::string server_info_json) {
     std::lock_guard<std::mutex> g(mu_);
     state_ = State::ok;
+    ++starts_;
+    if (down_since_last_start_) ++restarts_;
+    down_since_last_start_ = false;
     failures_ = 0;
     attempt_in_flight_ = false;
     runner_missing_ = false;
@@ -67,6 +70,7 @@ void Health::start_failed(std::string error, bool runner_missing, Clock::time_po
     ++failures_;
     attempt_in_flight_ = false;
     last_failure_ = now;
+    down_since_last_start_ = true;
 }
 
 void Health::abandoned() {
@@ -87,6 +91,7 @@ void Health::lost(std::string error) {
     std::lock_guard<std::mutex> g(mu_);
     last_error_ = std::move(error);
     last_error_at_ = now_iso();
+    down_since_last_start_ = true;
     if (state_ == State::ok) state_ = State::unknown;  // it was working; the next call finds out
 }
 
@@ -128,6 +133,8 @@ json::object Health::to_json(Clock::time_point now) const {
     o["runner_not_installed"] = runner_missing_;
     o["connections"] = connections_;
     o["consecutive_failures"] = failures_;
+    o["starts"] = starts_;
+    o["restarts"] = restarts_;
     o["retry_in_ms"] = retry_in_locked(now).count();
     o["protocol_version"] = protocol_version_.empty() ? json::value(nullptr) : json::value(protocol_version_);
     json::value info = nullptr;

@@ -61,6 +61,10 @@ private:
     Clock::time_point last_failure_{};
     std::string protocol_version_, server_info_json_;
     int connections_ = 0;
+    // Upstream (re)starts: every successful connection, and those that followed a crash, a lost
+    // connection or a failed start (exported by the daemon's /metrics as restarts).
+    std::uint64_t starts_ = 0, restarts_ = 0;
+    bool down_since_last_start_ = false;
 };
 
 }  // namespace coffer::mcp_server
