@@ -1,8 +1,9 @@
 // Channels through the bundled telegram adapter and the Bot API stand-in (real HTTP, long
 // polling) in the real daemon:
 //   1. a user's message appears at the stand-in → the agent's main() begins (coffer-fake-agent),
-//      p50/p90 over sequential messages from the owner; and → the update is confirmed (the host
-//      has it durably and the next getUpdates carried the offset);
+//      p50/p90 over sequential messages from the owner; → the turn started (the core's first
+//      sendChatAction typing reaches the stand-in); and → the update is confirmed (the host has
+//      it durably and the next getUpdates carried the offset);
 //   2. 1,000 updates from strangers queued at once: updates per second until every one was
 //      confirmed, and whether the gate counted each one.
 // Prints numbers; not a pass/fail test (the --quick run in ctest only keeps it working).
@@ -44,17 +45,24 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "pairing through the stand-in failed\n");
         return 1;
     }
-    std::vector<double> start_ms, confirm_ms;
+    std::vector<double> start_ms, confirm_ms, typing_ms;
     for (int i = 0; i < turns; ++i) {
+        auto typed = bot.calls("sendChatAction").size();
         auto t0 = now_us();
+        auto s0 = std::chrono::steady_clock::now();
         auto id = bot.inject_text(owner, "turn " + std::to_string(i) + " sleep=0");
         bot.wait_until([&] { return bot.confirmed_offset() > id; });
         confirm_ms.push_back(static_cast<double>(now_us() - t0) / 1000.0);
         answered("echo: turn " + std::to_string(i) + " ");
         start_ms.push_back(static_cast<double>(last_start_us(log) - t0) / 1000.0);
+        auto typing = bot.calls("sendChatAction");
+        if (typing.size() > typed)
+            typing_ms.push_back(std::chrono::duration<double, std::milli>(typing[typed].at - s0).count());
     }
     std::printf("telegram inbound -> agent main() begins: p50 %.2f ms, p90 %.2f ms (n=%d)\n", percentile(start_ms, 0.5),
                 percentile(start_ms, 0.9), turns);
+    std::printf("telegram inbound -> turn started, typing shown at the stand-in: p50 %.2f ms, p90 %.2f ms\n",
+                percentile(typing_ms, 0.5), percentile(typing_ms, 0.9));
     std::printf("telegram inbound -> update confirmed (durable, offset committed): p50 %.2f ms, p90 %.2f ms\n",
                 percentile(confirm_ms, 0.5), percentile(confirm_ms, 0.9));
     auto dropped_before = d.call_json("GET", "/api/v1/channels/tg").at("channel").at("counters").at("dropped").as_int64();

@@ -74,7 +74,16 @@ struct Standin::Impl {
     mutable std::condition_variable changed;
     std::deque<json::object> updates;
     std::int64_t next_update = 500000001, next_message = 1, confirmed = 0;
-    std::deque<Failure> get_failures, send_failures;
+    std::map<std::string, std::deque<Failure>> failures;  // by method
+
+    // The next scripted failure of `method` (under mu).
+    std::optional<Failure> next_failure(const std::string& method) {
+        auto& q = failures[method];
+        if (q.empty()) return std::nullopt;
+        auto f = q.front();
+        q.pop_front();
+        return f;
+    }
     int refuse_markup = 0;
     std::string refuse_containing;
     std::vector<Call> calls;
@@ -136,11 +145,7 @@ struct Standin::Impl {
                 while (!updates.empty() && updates.front().at("update_id").as_int64() < offset.as_int64()) updates.pop_front();
                 confirmed = std::max(confirmed, offset.as_int64());
             }
-            if (!get_failures.empty()) {
-                auto f = get_failures.front();
-                get_failures.pop_front();
-                co_return error(f);
-            }
+            if (auto f = next_failure("getUpdates")) co_return error(*f);
         }
         // One poller per token: a newer getUpdates ends the older one with 409.
         if (waiter) {
@@ -174,11 +179,7 @@ struct Standin::Impl {
         auto chat = id_text(p, "chat_id");
         if (chat.empty()) return error({400, "Bad Request: chat_id is empty"});
         std::lock_guard<std::mutex> g(mu);
-        if (!send_failures.empty()) {
-            auto f = send_failures.front();
-            send_failures.pop_front();
-            return error(f);
-        }
+        if (auto f = next_failure("sendMessage")) return error(*f);
         Message m;
         if (auto bad = check_text(p, m.visible, m.parse_mode)) return *bad;
         m.message_id = next_message++;
@@ -193,6 +194,7 @@ struct Standin::Impl {
         auto id = json_fields::number_at(p, "message_id");
         if (chat.empty() || !id.is_int64()) return error({400, "Bad Request: message identifier is not specified"});
         std::lock_guard<std::mutex> g(mu);
+        if (auto f = next_failure("editMessageText")) return error(*f);
         for (auto& m : messages) {
             if (m.chat != chat || m.message_id != id.as_int64()) continue;
             std::string visible, mode;
@@ -285,14 +287,9 @@ std::int64_t Standin::inject_text(const std::string& from, const std::string& te
     return id;
 }
 
-void Standin::fail_get_updates(Failure f, int times) {
+void Standin::fail(const std::string& method, Failure f, int times) {
     std::lock_guard<std::mutex> g(impl_->mu);
-    for (int i = 0; i < times; ++i) impl_->get_failures.push_back(f);
-}
-
-void Standin::fail_send(Failure f, int times) {
-    std::lock_guard<std::mutex> g(impl_->mu);
-    for (int i = 0; i < times; ++i) impl_->send_failures.push_back(f);
+    for (int i = 0; i < times; ++i) impl_->failures[method].push_back(f);
 }
 
 void Standin::refuse_markup(int times, std::string containing) {

@@ -57,10 +57,9 @@ public:
 
     // A private-chat text message from `from` (chat id = from id unless given); returns update_id.
     std::int64_t inject_text(const std::string& from, const std::string& text, const std::string& chat = "");
-    // The next `times` getUpdates calls fail so (409 "Conflict: …", 429 with retry_after, …).
-    void fail_get_updates(Failure f, int times = 1);
-    // The next `times` sendMessage calls fail so.
-    void fail_send(Failure f, int times = 1);
+    // The next `times` calls of `method` fail so (getUpdates: 409 "Conflict: …", 429 with
+    // retry_after; sendMessage: 429; editMessageText: 400 "message is not modified", …).
+    void fail(const std::string& method, Failure f, int times = 1);
     // The next `times` sendMessage/editMessageText calls with a parse_mode (and a text that
     // contains `containing`) are refused as unparsable ("Bad Request: can't parse entities: …").
     void refuse_markup(int times = 1, std::string containing = "");

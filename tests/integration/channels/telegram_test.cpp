@@ -92,7 +92,8 @@ struct TelegramFixture : ChannelFixture {
             BOOST_TEST(text.find(kToken) == std::string::npos, "the bot token is in " << e.path());
             BOOST_TEST(text.find("AAHs3cr3t") == std::string::npos, "a part of the bot token is in " << e.path());
         }
-        BOOST_TEST(json::serialize(status()).find("AAHs3cr3t") == std::string::npos);
+        int code = 0;  // (the channel may be gone)
+        BOOST_TEST(json::serialize(d.call_json("GET", "/api/v1/channels/tg", "", &code)).find("AAHs3cr3t") == std::string::npos);
     }
 };
 
@@ -165,14 +166,14 @@ BOOST_FIXTURE_TEST_CASE(strangers_are_dropped_without_a_reply, TelegramFixture) 
 BOOST_FIXTURE_TEST_CASE(long_polling_survives_409_and_429, TelegramFixture) {
     pair_owner();
     // A second poller takes the slot (Telegram ends ours with 409), twice.
-    bot.fail_get_updates({409, "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"}, 2);
+    bot.fail("getUpdates", {409, "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"}, 2);
     bot.inject_text(kStranger, "wake the poll");  // ends the pending long poll so the next call meets the failures
     BOOST_TEST_REQUIRE(eventually([&] { return health().find("not receiving: getUpdates: 409 Conflict") == 0; }, 10s), health());
     BOOST_TEST_REQUIRE(eventually([&] { return health() == "receiving"; }, 15s), health());
     BOOST_TEST(status().at("status").at("plugin").at("counters").at("conflicts").as_int64() == 2);
 
     // 429: the next call waits at least retry_after.
-    bot.fail_get_updates({429, "Too Many Requests: retry after 2", 2});
+    bot.fail("getUpdates", {429, "Too Many Requests: retry after 2", 2});
     say(kOwner, "before the limit");
     BOOST_TEST_REQUIRE(eventually([&] { return health().find("429") != std::string::npos; }, 10s), health());
     auto polls = bot.calls("getUpdates");
@@ -206,6 +207,47 @@ BOOST_FIXTURE_TEST_CASE(markup_telegram_cannot_parse_is_sent_again_as_plain_text
     BOOST_TEST(refused);
     BOOST_TEST(plain);
     BOOST_TEST(counter("send_failed") == 0);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_429_on_send_pauses_the_chat_and_the_answer_still_arrives, TelegramFixture) {
+    pair_owner();
+    bot.fail("sendMessage", {429, "Too Many Requests: retry after 2", 2}, 1);
+    say(kOwner, "limited");
+    BOOST_TEST_REQUIRE(wait_answer(kOwner, "echo: limited"));
+    auto sends = bot.calls("sendMessage");
+    std::size_t limited = sends.size();
+    for (std::size_t i = 0; i < sends.size(); ++i)
+        if (sends[i].status == 429) limited = i;
+    BOOST_REQUIRE(limited + 1 < sends.size());
+    auto gap = sends[limited + 1].at - sends[limited].at;
+    BOOST_TEST(gap >= 2s, "sent again after " << std::chrono::duration_cast<std::chrono::milliseconds>(gap).count() << " ms");
+    BOOST_TEST(count_answers(kOwner, "echo: limited") == 1u);
+    BOOST_TEST(counter("send_failed") == 0);
+    BOOST_TEST(status().at("status").at("plugin").at("counters").at("rate_limited").as_int64() == 1);
+}
+
+BOOST_FIXTURE_TEST_CASE(progress_is_edited_in_place_and_not_modified_is_success, TelegramFixture) {
+    pair_owner();
+    // The first edit is answered "message is not modified": a success, not a failure.
+    bot.fail("editMessageText", {400, "Bad Request: message is not modified: specified new message content and reply markup are "
+                                      "exactly the same as a current content and reply markup of the message"});
+    say(kOwner, "slow chunks=6 sleep=700");
+    BOOST_TEST_REQUIRE(wait_answer(kOwner, "echo: slow"));
+    auto edits = bot.calls("editMessageText");
+    BOOST_REQUIRE_GE(edits.size(), 2u);
+    BOOST_TEST(edits.front().status == 400);
+    for (std::size_t i = 1; i < edits.size(); ++i) BOOST_TEST(edits[i].status == 200);
+    auto plugin = status().at("status").at("plugin").at("counters").as_object();
+    BOOST_TEST(plugin.at("edited").as_int64() == static_cast<std::int64_t>(edits.size()));
+    BOOST_TEST(plugin.at("send_failed").as_int64() == 0);
+    // One progress message, edited at most every 1.5 s while the turn runs (the last edit, "✓ done"
+    // when the turn ends, is not throttled).
+    BOOST_TEST(edits.back().params.at("text").as_string() == "✓ done");
+    for (std::size_t i = 1; i + 1 < edits.size(); ++i)
+        BOOST_TEST((edits[i].at - edits[i - 1].at >= 1400ms), "edit " << i << " came too soon");
+    std::size_t progress = 0;
+    for (auto& m : bot.messages(kOwner)) progress += m.text.rfind("⏳", 0) == 0;
+    BOOST_TEST(progress == 1u);
 }
 
 BOOST_FIXTURE_TEST_CASE(a_daemon_killed_mid_turn_loses_nothing_and_answers_once, TelegramFixture) {
@@ -260,6 +302,19 @@ BOOST_FIXTURE_TEST_CASE(a_long_answer_is_chunked_in_utf16_units_without_split_co
             auto at = joined.find(line);
             BOOST_TEST((at != std::string::npos && joined.find(line, at + 1) == std::string::npos), line);
         }
+}
+
+BOOST_FIXTURE_TEST_CASE(removing_the_channel_ends_a_pending_long_poll_at_once, TelegramFixture) {
+    // A 30 s long poll is pending once one was answered (the first call after start is short).
+    BOOST_TEST_REQUIRE(bot.wait_until([&] { return bot.calls("getUpdates").size() >= 1; }));
+    std::this_thread::sleep_for(300ms);
+    auto t0 = std::chrono::steady_clock::now();
+    req("DELETE", "/api/v1/channels/tg", "", 200);
+    auto took = std::chrono::steady_clock::now() - t0;
+    BOOST_TEST((took < 2s), "removing took " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms");
+    auto lines = bot.request_lines().size();
+    std::this_thread::sleep_for(1500ms);
+    BOOST_TEST(bot.request_lines().size() == lines);  // no poller left behind
 }
 
 BOOST_FIXTURE_TEST_CASE(a_bad_config_changes_nothing, TelegramFixture) {
