@@ -7,6 +7,7 @@
 #include "core/log.hpp"
 #include "core/random.hpp"
 #include "core/utf8.hpp"
+#include "metrics/exposition.hpp"
 
 #include <boost/asio/post.hpp>
 #include <boost/json.hpp>
@@ -93,7 +94,8 @@ void Api::handle(http::Request&& req, http::Respond respond) {
         if (!has_trace) res.headers.emplace_back("X-Coffer-Trace", trace);
         auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count();
         int status = res.status;
-        if (status >= 100 && status < 600) answered_[static_cast<std::size_t>(status / 100 - 1)].add();
+        if (status >= 100 && status < 600)
+            answered_[static_cast<std::size_t>(status / 100 - 1)].fetch_add(1, std::memory_order_relaxed);
         respond(std::move(res));  // first: on the network thread this sends it; the log line can wait
         core::log::info("http", {{"trace", trace}, {"method", method}, {"path", path}, {"status", status},
                                  {"duration_us", us}});
@@ -161,7 +163,7 @@ void Api::write_metrics(metrics::Writer& w) const {
     w.family("coffer_http_responses_total", "counter", "HTTP answers of the daemon by status class (REST, MCP, console, metrics)");
     static constexpr const char* kClass[] = {"1xx", "2xx", "3xx", "4xx", "5xx"};
     for (std::size_t i = 0; i < answered_.size(); ++i)
-        w.sample("coffer_http_responses_total", {{"code", kClass[i]}}, answered_[i].value());
+        w.sample("coffer_http_responses_total", {{"code", kClass[i]}}, answered_[i].load(std::memory_order_relaxed));
 }
 
 }  // namespace coffer::api

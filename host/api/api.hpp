@@ -4,8 +4,6 @@
 #include "api/router.hpp"
 #include "core/error.hpp"
 #include "http/message.hpp"
-#include "metrics/exposition.hpp"
-#include "metrics/instruments.hpp"
 #include "plugin/registry.hpp"
 #include "resource/service.hpp"
 #include "store/database.hpp"
@@ -14,9 +12,15 @@
 #include <boost/json/object.hpp>
 
 #include <array>
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
+
+namespace coffer::metrics {
+class Writer;
+}
 
 namespace coffer::api {
 
@@ -91,7 +95,7 @@ private:
     Router router_;
     std::vector<Mount> mounts_;
     SessionChecker sessions_;
-    std::array<metrics::Counter, 5> answered_;  // 1xx … 5xx
+    std::array<std::atomic<std::uint64_t>, 5> answered_{};  // 1xx … 5xx, from both threads
 };
 
 // The error envelope {"error":{code,message,details}} with the trace header.

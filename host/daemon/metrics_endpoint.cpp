@@ -26,9 +26,12 @@ void write_resources(metrics::Writer& w, resource::Service& resources) {
     };
     std::vector<Row> rows;
     for (auto& v : *list) {
-        auto& o = v.as_object();
-        Row r{json::value_to<std::string>(o.at("kind")), json::value_to<std::string>(o.at("name")),
-              o.at("enabled").is_bool() && o.at("enabled").as_bool(), {}};
+        auto* o = v.if_object();
+        auto* kind = o ? o->if_contains("kind") : nullptr;
+        auto* name = o ? o->if_contains("name") : nullptr;
+        auto* enabled = o ? o->if_contains("enabled") : nullptr;
+        if (!kind || !kind->is_string() || !name || !name->is_string()) continue;
+        Row r{std::string(kind->as_string()), std::string(name->as_string()), enabled && enabled->is_bool() && enabled->as_bool(), {}};
         // The host's part ({state, last_error}) and the plugin's own status ({plugin: {…}}), flat.
         if (auto shown = resources.show(r.kind, r.name); shown)
             if (auto* st = shown->if_contains("status"); st && st->is_object()) {
@@ -47,13 +50,13 @@ void write_resources(metrics::Writer& w, resource::Service& resources) {
             auto& v = kv.value();
             if (!v.is_number()) continue;
             w.sample("coffer_resource_status_value", {{"kind", r.kind}, {"name", r.name}, {"field", kv.key()}},
-                     json::value_to<double>(v));
+                     v.to_number<double>());
         }
     w.family("coffer_resource_restarts_total", "counter",
              "Restarts of what a resource supervises (MCP upstream processes) after a crash or a lost connection");
     for (auto& r : rows)
         if (auto* v = r.status.if_contains("restarts"); v && v->is_number())
-            w.sample("coffer_resource_restarts_total", {{"kind", r.kind}, {"name", r.name}}, json::value_to<double>(*v));
+            w.sample("coffer_resource_restarts_total", {{"kind", r.kind}, {"name", r.name}}, v->to_number<double>());
 }
 
 }  // namespace

@@ -79,18 +79,19 @@ void Writer::sample(std::string_view name, const Labels& labels, std::uint64_t v
     out_ += '\n';
 }
 
-void Writer::histogram(std::string_view name, const Labels& labels, const DurationHistogram& h) {
+void Writer::histogram(std::string_view name, const Labels& labels,
+                       const std::array<std::uint64_t, DurationHistogram::kBuckets + 1>& counts, double sum) {
     std::string bucket = std::string(name) + "_bucket";
     std::uint64_t cumulative = 0;
-    for (std::size_t i = 0; i <= DurationHistogram::kBuckets; ++i) {
-        cumulative += h.bucket(i);
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        cumulative += counts[i];
         std::string le = i < DurationHistogram::kBuckets ? format_double(kDurationBounds[i]) : "+Inf";
         series(bucket, labels, "le", le);
         out_ += ' ';
         out_ += std::to_string(cumulative);
         out_ += '\n';
     }
-    sample(std::string(name) + "_sum", labels, h.sum_seconds());
+    sample(std::string(name) + "_sum", labels, sum);
     // _count equals the +Inf bucket (read once above), so the series is consistent in itself.
     sample(std::string(name) + "_count", labels, cumulative);
 }

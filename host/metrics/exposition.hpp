@@ -5,6 +5,7 @@
 
 #include "metrics/instruments.hpp"
 
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -25,12 +26,19 @@ public:
     void sample(std::string_view name, const Labels& labels, double value);
     void sample(std::string_view name, const Labels& labels, std::uint64_t value);
     // name_bucket{…,le=…}, name_sum, name_count for one histogram series.
-    void histogram(std::string_view name, const Labels& labels, const DurationHistogram& h);
+    template <Writers W>
+    void histogram(std::string_view name, const Labels& labels, const BasicDurationHistogram<W>& h) {
+        std::array<std::uint64_t, DurationHistogram::kBuckets + 1> counts{};
+        for (std::size_t i = 0; i < counts.size(); ++i) counts[i] = h.bucket(i);
+        histogram(name, labels, counts, h.sum_seconds());
+    }
 
     const std::string& text() const { return out_; }
     std::string take() { return std::move(out_); }
 
 private:
+    void histogram(std::string_view name, const Labels& labels,
+                   const std::array<std::uint64_t, DurationHistogram::kBuckets + 1>& counts, double sum);
     void series(std::string_view name, const Labels& labels, std::string_view extra_label = {},
                 std::string_view extra_value = {});
     std::string out_;

@@ -210,3 +210,56 @@ test('a chat message streams into the page, a queued one shows as a chip, and in
   assert.equal(conv.state.paused, true);
   assert.equal(conv.state.pending, 1);
 });
+
+test('credentials (names only), audit filters, knowledge-base search and skill drift work from their pages', async () => {
+  // Credentials: set through the form (the value never comes back), then delete.
+  await show('credentials', 'credentials');
+  await page.fill('#cred-ref', 'console-secret');
+  await page.fill('#cred-value', 's3cr3t-value-from-the-console');
+  await page.click('form button[type="submit"]:text("Save")');
+  await page.waitForSelector('#main[data-ready="credentials"] tr[data-ref="console-secret"]');
+  assert.ok(!(await page.content()).includes('s3cr3t-value-from-the-console'), 'the value is not shown');
+  const stored = await vault.rest('GET', '/api/v1/credentials/console-secret');
+  assert.equal(stored.json.credential.value, 's3cr3t-value-from-the-console');
+  await shot('08-credentials');
+  await page.click('tr[data-ref="console-secret"] button.danger');
+  await waitFor('the credential row to go', async () => (await page.locator('tr[data-ref="console-secret"]').count()) === 0);
+  assert.equal((await vault.rest('GET', '/api/v1/credentials/console-secret/exists')).json.exists, false);
+
+  // Audit: filtered to what the console did.
+  await show('audit', 'audit');
+  await page.selectOption('#audit-type', 'credential_set');
+  await page.selectOption('#audit-actor', 'ui');
+  const rows = page.locator('tr.audit-row');
+  assert.equal(await rows.count(), 1);
+  assert.match(await rows.first().textContent(), /console-secret/);
+  await page.fill('#audit-text', 'no-such-target-anywhere');
+  assert.equal(await rows.count(), 0);
+  await shot('09-audit');
+
+  // Knowledge base search.
+  const notes = path.join(vault.dir, 'notes');
+  fs.mkdirSync(notes);
+  fs.writeFileSync(path.join(notes, 'garden.md'), '# Garden\n\nThe heliotrope blooms in the console garden.\n');
+  const kb = await vault.rest('POST', '/api/v1/resources', { kind: 'knowledge_base', name: 'notes', config: { path: notes } });
+  assert.equal(kb.status, 201, kb.text);
+  await vault.rest('POST', '/api/v1/resources/knowledge_base/notes/actions/reindex', { wait: true });
+  await show('kb', 'kb');
+  await page.fill('#kb-query', 'heliotrope');
+  await page.click('form button[type="submit"]:text("Search")');
+  await page.waitForSelector('.kb-hit');
+  assert.match(await page.locator('.kb-hit').first().textContent(), /garden\.md/);
+  await shot('10-knowledge');
+
+  // A skill with no targets shows its state; "Check drift" reports.
+  const src = path.join(vault.dir, 'skill-src');
+  fs.mkdirSync(src);
+  fs.writeFileSync(path.join(src, 'SKILL.md'), '---\nname: tidy\ndescription: Helps with tidy tasks.\n---\n# tidy\n');
+  const sk = await vault.rest('POST', '/api/v1/resources', { kind: 'skill', name: 'tidy', config: { source: src, targets: [] } });
+  assert.equal(sk.status, 201, sk.text);
+  await show('skills', 'skills');
+  assert.ok(await page.isVisible('tr[data-skill="tidy"] .drift'));
+  await page.click('button:text("Check drift")');
+  await page.waitForSelector('#skill-report:not([hidden])');
+  await shot('11-skills');
+});
