@@ -263,3 +263,19 @@ test('credentials (names only), audit filters, knowledge-base search and skill d
   await page.waitForSelector('#skill-report:not([hidden])');
   await shot('11-skills');
 });
+
+test('a resource is disabled and enabled again from the resources page, with its status shown', async () => {
+  await show('resources', 'resources');
+  const row = 'tr[data-resource="mcp_server/up"]';
+  assert.ok((await page.locator(`${row} td.state`).textContent()).length > 0);
+  await page.click(`${row} button.toggle:text("Disable")`);
+  await page.waitForSelector(`${row} button.toggle:text("Enable")`);
+  assert.equal((await vault.rest('GET', '/api/v1/resources/mcp_server/up')).json.resource.enabled, false);
+  assert.equal(await page.locator(`${row} td.enabled`).textContent(), 'no');
+  await shot('12-resource-disabled');
+  await page.click(`${row} button.toggle:text("Enable")`);
+  await page.waitForSelector(`${row} button.toggle:text("Disable")`);
+  assert.equal((await vault.rest('GET', '/api/v1/resources/mcp_server/up')).json.resource.enabled, true);
+  const audit = await vault.rest('GET', '/api/v1/audit?limit=50');
+  assert.ok(audit.json.events.some((e) => e.event_type === 'resource_disabled' && e.actor === 'ui'));
+});
