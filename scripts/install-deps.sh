@@ -10,6 +10,7 @@ PACKAGES=(
   procps ripgrep
   wordnet-base
   chromium  # the web console's browser tests (tests/console, driven by playwright-core)
+  debootstrap  # the .deb installed in a clean Debian 12 root (tests/packaging)
 )
 
 missing=()

@@ -8,6 +8,7 @@
 #include "app/command.hpp"
 #include "app/context.hpp"
 
+#include "client/locator.hpp"
 #include "client/process.hpp"
 #include "core/error.hpp"
 
@@ -136,6 +137,12 @@ int install(Context& ctx, const Invocation& inv) {
             return exit_code::failed;
         }
         doc["enabled"] = true;
+        // A daemon started before (by the CLI or the shim) holds the vault; the unit's would exit 2.
+        if (auto p = client::probe_daemon(ctx.vault()); p.state == client::Probe::State::live && p.info) {
+            doc["running_outside_systemd"] = p.info->pid;
+            ctx.err() << "note: coffer-daemon (pid " << p.info->pid << ") already serves this vault outside systemd; "
+                      << "run `coffer daemon stop && systemctl --user restart " << kUnitName << "` to hand it over\n";
+        }
     }
     if (ctx.json()) ctx.print_json(doc);
     else {

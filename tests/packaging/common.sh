@@ -5,7 +5,8 @@ WORK="$(mktemp -d /tmp/coffer-pkg-XXXXXX)"
 DAEMON_PID=""
 cleanup() {
   [ -n "$DAEMON_PID" ] && kill "$DAEMON_PID" 2>/dev/null || true
-  rm -rf "$WORK"
+  if declare -F before_cleanup >/dev/null; then before_cleanup; fi  # a test's own undo (umount …)
+  rm -rf --one-file-system "$WORK"
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }

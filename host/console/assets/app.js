@@ -66,19 +66,18 @@ const pages = {};
 
 pages.resources = async (main) => {
   const { resources } = await api('GET', '/api/v1/resources');
-  const rows = [];
-  for (const r of resources) {
-    let shown = r;
-    try { shown = (await api('GET', `/api/v1/resources/${enc(r.kind)}/${enc(r.name)}`)).resource; } catch { /* listed anyway */ }
-    rows.push(h('tr', { 'data-resource': `${r.kind}/${r.name}` },
+  // Each resource's live status, asked for all at once.
+  const shown = await Promise.all(resources.map((r) => api('GET', `/api/v1/resources/${enc(r.kind)}/${enc(r.name)}`)
+    .then((x) => x.resource, () => r)));
+  const rows = resources.map((r, i) => (
+    h('tr', { 'data-resource': `${r.kind}/${r.name}` },
       h('td', {}, r.kind), h('td', {}, r.name),
       h('td', { class: 'enabled' }, r.enabled ? 'yes' : 'no'),
-      h('td', { class: 'state' }, h('span', { class: 'pill' }, statusOf(shown))),
+      h('td', { class: 'state' }, h('span', { class: 'pill' }, statusOf(shown[i]))),
       h('td', {}, h('button', { type: 'button', class: 'toggle', onclick: guard(async () => {
         await api('POST', `/api/v1/resources/${enc(r.kind)}/${enc(r.name)}/${r.enabled ? 'disable' : 'enable'}`);
         await render();
-      }) }, r.enabled ? 'Disable' : 'Enable'))));
-  }
+      }) }, r.enabled ? 'Disable' : 'Enable')))));
   main.replaceChildren(h('h2', {}, 'Resources'),
     rows.length ? h('table', {}, h('thead', {}, h('tr', {}, ['Kind', 'Name', 'Enabled', 'Status', ''].map((t) => h('th', {}, t)))), h('tbody', {}, rows))
       : h('p', { class: 'muted' }, 'No resources yet.'));

@@ -263,3 +263,41 @@ test('credentials (names only), audit filters, knowledge-base search and skill d
   await page.waitForSelector('#skill-report:not([hidden])');
   await shot('11-skills');
 });
+
+test('a resource is disabled and enabled again from the resources page, with its status shown', async () => {
+  await show('resources', 'resources');
+  const row = 'tr[data-resource="mcp_server/up"]';
+  assert.ok((await page.locator(`${row} td.state`).textContent()).length > 0);
+  await page.click(`${row} button.toggle:text("Disable")`);
+  await page.waitForSelector(`${row} button.toggle:text("Enable")`);
+  assert.equal((await vault.rest('GET', '/api/v1/resources/mcp_server/up')).json.resource.enabled, false);
+  assert.equal(await page.locator(`${row} td.enabled`).textContent(), 'no');
+  await shot('12-resource-disabled');
+  await page.click(`${row} button.toggle:text("Enable")`);
+  await page.waitForSelector(`${row} button.toggle:text("Disable")`);
+  assert.equal((await vault.rest('GET', '/api/v1/resources/mcp_server/up')).json.resource.enabled, true);
+  const audit = await vault.rest('GET', '/api/v1/audit?limit=50');
+  assert.ok(audit.json.events.some((e) => e.event_type === 'resource_disabled' && e.actor === 'ui'));
+});
+
+test('with a graphical session, coffer open hands xdg-open a private redirect page, never the code on a command line', async () => {
+  const bin = path.join(vault.dir, 'fake-bin');
+  fs.mkdirSync(bin, { recursive: true });
+  const argvLog = path.join(vault.dir, 'xdg-open.args');
+  fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvLog}'\n`, { mode: 0o755 });
+  const { execFile } = await import('node:child_process');
+  const out = await new Promise((resolve) => {
+    execFile(bins.coffer, ['--json', 'open'], { env: vault.env({ DISPLAY: ':99', PATH: `${bin}:${process.env.PATH}` }) },
+      (err, stdout, stderr) => resolve({ err, stdout, stderr }));
+  });
+  assert.equal(out.err, null, out.stderr);
+  const r = JSON.parse(out.stdout);
+  assert.equal(r.opened, true);
+  await waitFor('xdg-open to run', () => fs.existsSync(argvLog));
+  const args = fs.readFileSync(argvLog, 'utf8').trim().split('\n');
+  assert.deepEqual(args, [path.join(vault.home, 'console-login.html')]);
+  assert.ok(!args.join(' ').includes('code='), 'no code on the command line');
+  const st = fs.statSync(args[0]);
+  assert.equal(st.mode & 0o777, 0o600);
+  assert.ok(fs.readFileSync(args[0], 'utf8').includes(r.url.replace(/&/g, '&amp;')), 'the page redirects to the login URL');
+});

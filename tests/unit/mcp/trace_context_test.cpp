@@ -5,17 +5,15 @@
 using namespace coffer::mcp;
 
 BOOST_AUTO_TEST_CASE(a_valid_traceparent_is_parsed_and_a_child_keeps_the_trace) {
-    auto p = trace::parse("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
-    BOOST_REQUIRE(p);
-    BOOST_TEST(p->trace_id == "0af7651916cd43dd8448eb211c80319c");
-    BOOST_TEST(p->span_id == "b7ad6b7169203331");
-    BOOST_TEST(p->flags == "01");
-    auto c = trace::child_of(*p);
-    BOOST_TEST(c.trace_id == p->trace_id);
-    BOOST_TEST(c.parent_span_id == p->span_id);
-    BOOST_TEST(c.span_id.size() == 16u);
-    BOOST_TEST(c.span_id != p->span_id);
-    BOOST_TEST(trace::parse(c.traceparent()).has_value());
+    constexpr const char* kParent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    const auto parent = trace::parse(kParent).value_or(trace::Parent{});
+    BOOST_TEST(trace::format(parent.trace_id, parent.span_id, parent.flags) == kParent);  // read back whole
+    const auto child = trace::child_of(parent);
+    BOOST_TEST((child.trace_id == parent.trace_id && child.parent_span_id == parent.span_id));
+    BOOST_TEST((child.span_id.size() == 16u && child.span_id != parent.span_id));
+    BOOST_TEST(trace::parse(child.traceparent()).has_value());
+    const auto root = trace::new_root();
+    BOOST_TEST((root.parent_span_id.empty() && trace::parse(root.traceparent()).has_value()));
 }
 
 BOOST_AUTO_TEST_CASE(malformed_traceparents_are_ignored) {
