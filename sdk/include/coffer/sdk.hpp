@@ -146,10 +146,16 @@ struct ResourceInfo {
     bool enabled = false;
     // ABI 1.7: the resource's scope and this machine's identity (a 1.6 host sends neither: the
     // scope is then "everywhere, every agent"). See coffer/scope.hpp.
-    json::array scope = default_scope();
+    // Kept as JSON text (empty = the default) so ResourceInfo stays plain strings and values.
+    std::string scope_json;
     std::string machine;
-    bool for_agent(const std::string& agent) const { return coffer::scope::in_agent(scope, machine.empty() ? "*" : machine, agent); }
-    static json::array default_scope() { return json::array{json::object{{"machine", "*"}, {"agents", json::array{"*"}}}}; }
+    json::array scope() const {
+        boost::system::error_code ec;
+        auto v = scope_json.empty() ? json::value() : json::parse(scope_json, ec);
+        if (ec || !v.is_array()) return json::array{json::object{{"machine", "*"}, {"agents", json::array{"*"}}}};
+        return v.as_array();
+    }
+    bool for_agent(const std::string& agent) const { return coffer::scope::in_agent(scope(), machine.empty() ? "*" : machine, agent); }
 };
 
 // ---- MCP capability providers (ABI 1.2) ----
@@ -344,7 +350,7 @@ public:
     virtual ~Instance() = default;
     // Config changed (already validated). Default: accept and keep the new config.
     virtual void update(const json::object& config) { info_.config = config; }
-    // The scope changed (ABI 1.7; info().scope is already the new one when this runs). Default: nothing.
+    // The scope changed (ABI 1.7; info().scope() is already the new one when this runs). Default: nothing.
     virtual void rescope() {}
     virtual void start() {}
     virtual void stop() {}
@@ -387,7 +393,7 @@ public:
     const ResourceInfo& info() const noexcept { return info_; }
     void set_info(ResourceInfo info) { info_ = std::move(info); }
     void set_scope(json::array scope, std::string machine) {
-        info_.scope = std::move(scope);
+        info_.scope_json = json::serialize(scope);
         if (!machine.empty()) info_.machine = std::move(machine);
     }
 
@@ -539,7 +545,7 @@ inline coffer_status k_create(void*, const coffer_kind* k, coffer_str resource, 
         info.description = str("description");
         if (auto* c = obj.if_contains("config"); c && c->is_object()) info.config = c->as_object();
         if (auto* e = obj.if_contains("enabled"); e && e->is_bool()) info.enabled = e->as_bool();
-        if (auto* sc = obj.if_contains("scope"); sc && sc->is_array()) info.scope = sc->as_array();
+        if (auto* sc = obj.if_contains("scope"); sc && sc->is_array()) info.scope_json = json::serialize(*sc);
         info.machine = str("machine");
         auto impl = slot->impl->create(info);
         if (!impl) throw Error(COFFER_E_INTERNAL, "kind returned no instance");
