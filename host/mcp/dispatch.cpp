@@ -237,8 +237,9 @@ void Session::route(const std::shared_ptr<Exchange>& ex, const resource::Provide
     }
     ex->link = link;
     auto text = json::serialize(params);
-    if (method == "tools/call") ex->sent_params = text;
-    send(ex, *link, method, text);
+    if (method != "tools/call") return send(ex, *link, method, text);
+    ex->sent_params = std::move(text);  // kept for the one safe retry (mcp/retry.hpp): no copy per call
+    send(ex, *link, method, ex->sent_params);
 }
 
 void Session::send(const std::shared_ptr<Exchange>& ex, Link& link, const std::string& method, const std::string& params) {
