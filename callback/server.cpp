@@ -51,7 +51,7 @@ Reply handle(const Settings& s, const http::request<http::string_body>& req, con
     return Reply{http::status::ok, json::object{{"code", 0}}, std::move(o)};
 }
 
-asio::awaitable<void> session(tcp::socket socket, Settings s, std::function<void(json::object)> forward,
+asio::awaitable<void> session(tcp::socket socket, Settings s, Forward forward,
                               std::function<void(const std::string&)> log) {
     boost::beast::flat_buffer buf;
     for (;;) {
@@ -62,18 +62,28 @@ asio::awaitable<void> session(tcp::socket socket, Settings s, std::function<void
         if (ec) co_return;
         auto& req = parser.get();
         auto reply = handle(s, req, log);
+        std::string spooled;
+        if (reply.forward && s.spool) {  // kept before SeaTalk hears 200
+            std::string why;
+            if (auto name = s.spool->put(*reply.forward, why)) {
+                spooled = *name;
+            } else {
+                log("cannot keep an event (" + why + "); answered 500 so that it is delivered again");
+                reply = Reply{http::status::internal_server_error, json::object{{"error", "cannot keep the event"}}, std::nullopt};
+            }
+        }
         http::response<http::string_body> res{reply.status, req.version()};
         res.set(http::field::content_type, "application/json");
         res.keep_alive(req.keep_alive());
         res.body() = json::serialize(reply.body);
         res.prepare_payload();
         co_await http::async_write(socket, res, asio::redirect_error(asio::use_awaitable, ec));
-        if (reply.forward) forward(std::move(*reply.forward));  // acknowledged first, then forwarded
+        if (reply.forward) forward(std::move(*reply.forward), spooled);  // acknowledged first, then forwarded
         if (ec || !req.keep_alive()) co_return;
     }
 }
 
-asio::awaitable<void> accept(tcp::acceptor& acceptor, Settings s, std::function<void(json::object)> forward,
+asio::awaitable<void> accept(tcp::acceptor& acceptor, Settings s, Forward forward,
                              std::function<void(const std::string&)> log) {
     for (;;) {
         boost::system::error_code ec;
@@ -85,7 +95,7 @@ asio::awaitable<void> accept(tcp::acceptor& acceptor, Settings s, std::function<
 
 }  // namespace
 
-std::uint16_t serve(asio::io_context& io, const Settings& s, std::function<void(json::object)> forward,
+std::uint16_t serve(asio::io_context& io, const Settings& s, Forward forward,
                     std::function<void(const std::string&)> log) {
     auto acceptor = std::make_shared<tcp::acceptor>(io);
     tcp::endpoint ep(asio::ip::make_address("127.0.0.1"), s.port);

@@ -4,6 +4,7 @@
 
 #include "shim/message.hpp"
 
+#include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -16,6 +17,11 @@ namespace {
 void add_identity(json::object& meta, const Identity& who) {
     if (!who.agent.empty()) meta["coffer/agent"] = who.agent;
     meta["coffer/cwd"] = who.cwd;
+    if (!who.channels.empty()) {
+        json::array names;
+        for (auto& c : who.channels) names.emplace_back(c);
+        meta["coffer/channels"] = std::move(names);
+    }
 }
 
 // params._meta of a stateless-era message (it names the protocol revision), or null.

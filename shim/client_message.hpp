@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace coffer::shim {
 
@@ -21,6 +22,7 @@ inline constexpr const char* kFirstStatelessVersion = "2026-07-28";
 struct Identity {
     std::string agent;  // --agent; omitted when empty
     std::string cwd;    // the shim's working directory: the client's project
+    std::vector<std::string> channels;  // --channel; omitted when empty
 };
 
 struct AnnotatedInitialize {

@@ -24,6 +24,7 @@ Forwarder::Forwarder(net::io_context& io, Options options, int in_fd, int out_fd
       exit_timer_(io) {
     std::error_code ec;
     identity_.agent = opts_.agent;
+    identity_.channels = opts_.channels;
     identity_.cwd = std::filesystem::current_path(ec).string();
 }
 

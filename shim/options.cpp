@@ -44,6 +44,10 @@ Options parse_options(const std::vector<std::string>& args) {
         if (a == "--agent") {
             o.agent = take("--agent");
             if (o.agent.empty()) throw std::invalid_argument("--agent must not be empty");
+        } else if (a == "--channel") {
+            auto name = take("--channel");
+            if (name.empty()) throw std::invalid_argument("--channel must not be empty");
+            o.channels.push_back(name);
         } else if (a == "--home") {
             o.home = take("--home");
         } else if (a == "--transport") {
@@ -66,7 +70,7 @@ Options parse_options(const std::vector<std::string>& args) {
 }
 
 std::string usage_text() {
-    return "Usage: coffer-mcp-shim [--agent NAME] [--home DIR] [--no-spawn] [--transport auto|local|http] [--verbose]\n"
+    return "Usage: coffer-mcp-shim [--agent NAME] [--channel NAME]... [--home DIR] [--no-spawn] [--transport auto|local|http] [--verbose]\n"
            "\n"
            "A stdio MCP server for MCP clients (Claude Code, Codex, …): newline-delimited JSON-RPC\n"
            "on stdin/stdout, bridged to the Coffer daemon (its local socket, or /mcp over HTTP). It finds the vault's\n"
@@ -75,6 +79,9 @@ std::string usage_text() {
            "Options:\n"
            "  --agent NAME  who the client is (e.g. claude, codex); sent in the initialize request as\n"
            "                params._meta[\"coffer/agent\"] and used for agent scopes\n"
+           "  --channel NAME  listen to the IM channel NAME (one whose deliver is session): its owner's\n"
+           "                messages reach this session as Claude Code channel notifications, with a\n"
+           "                reply tool back (repeatable)\n"
            "  --home DIR    the vault directory (default $COFFER_HOME, else ~/.coffer)\n"
            "  --no-spawn    never start a daemon (also COFFER_NO_SPAWN=1)\n"
            "  --transport   auto (default): the daemon's Unix-domain socket when it offers one, else\n"

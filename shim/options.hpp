@@ -9,6 +9,9 @@ namespace coffer::shim {
 
 struct Options {
     std::string agent;       // --agent NAME: reported as params._meta["coffer/agent"]
+    // --channel NAME (repeatable): IM channels this session listens to, as params._meta["coffer/channels"]
+    // (the gateway then offers them as Claude Code channels, docs/channels.md)
+    std::vector<std::string> channels;
     std::string home;        // --home DIR: the vault (else $COFFER_HOME, else ~/.coffer; main resolves it)
     bool no_spawn = false;   // --no-spawn or COFFER_NO_SPAWN: never start a daemon
     bool verbose = false;    // --verbose: progress and per-message notes on stderr

@@ -58,6 +58,10 @@ int mcp(Context& ctx, const Invocation& inv) {
                                                   "): install it, or give its path with --shim"));
         entry.command = shim.lexically_normal().string();
         entry.args = {"--agent", agent};
+        for (auto& channel : inv.values_of("channel")) {  // IM channels into the agent's sessions (ADR 0041)
+            entry.args.push_back("--channel");
+            entry.args.push_back(channel);
+        }
         plan = agentconf::plan_install(*type, env, entry);
     } else {
         plan = agentconf::plan_uninstall(*type, env);
@@ -96,7 +100,11 @@ int mcp(Context& ctx, const Invocation& inv) {
     }
     out << (action == "install" ? "installed Coffer's MCP entry for " : "removed Coffer's MCP entry for ") << agent << " in "
         << path.string() << '\n';
-    if (action == "install") out << "  runs: " << entry.command << " --agent " << agent << '\n';
+    if (action == "install") {
+        out << "  runs: " << entry.command;
+        for (auto& a : entry.args) out << ' ' << a;
+        out << '\n';
+    }
     if (backup) out << "  previous file: " << agentconf::backup_path(path).string() << '\n';
     return exit_code::ok;
 }
@@ -114,10 +122,11 @@ fs::path resolve_shim() {
 void register_agent_mcp_commands(Registry& r) {
     // The group may also be registered by the agent resource commands; it is added once.
     if (!r.group(kGroup)) r.add_group({kGroup, "managed coding agents (Claude Code, Codex): their MCP entry and detection"});
-    r.add({kGroup, "mcp", "install|uninstall <agent> [--type claude_code|codex] [--shim PATH] [--dry-run]",
+    r.add({kGroup, "mcp", "install|uninstall <agent> [--type claude_code|codex] [--shim PATH] [--channel NAME]... [--dry-run]",
            "add (or remove) Coffer's coffer-mcp-shim entry in the agent's own MCP config",
            {{"type", "TYPE", "the agent's type when <agent> is not one: claude_code or codex"},
             {"shim", "PATH", "the coffer-mcp-shim to run (default: the one next to this coffer)"},
+            {"channel", "NAME", "an IM channel (deliver session) whose messages reach the agent's sessions; repeatable"},
             {"dry-run", "", "print the change as a unified diff and write nothing"}},
            2, 2, mcp});
     r.add({kGroup, "detect", "", "agents found on this machine (binaries on PATH, config folders, Coffer's entry), registering nothing",

@@ -21,7 +21,7 @@ constexpr const char* kGroup = "channel";
 
 // Flags that set one member of the adapter's config (credentials as credref:NAME).
 constexpr std::pair<const char*, const char*> kConfigFlags[] = {
-    {"agent", "agent"},       {"cwd", "cwd"},         {"token", "token"},
+    {"agent", "agent"},       {"deliver", "deliver"}, {"cwd", "cwd"},         {"token", "token"},
     {"api-base", "api_base"}, {"app-id", "app_id"},   {"app-secret", "app_secret"},
     {"signing-secret", "signing_secret"},
 };
@@ -32,6 +32,7 @@ void print_channel(std::ostream& out, const json::value& c) {
         << "  adapter:  " << text_field(c, "adapter", "-") << '\n'
         << "  enabled:  " << text_field(c, "enabled", "-") << '\n'
         << "  agent:    " << text_field(field(c, "config"), "agent", "-") << '\n'
+        << "  deliver:  " << text_field(field(c, "config"), "deliver", "agent") << '\n'
         << "  health:   " << text_field(c, "health", "-") << '\n'
         << "  owner:    " << (owner.is_object() ? text_field(owner, "sender") + " (chat " + text_field(owner, "chat") + ")"
                                                 : std::string("none — pair with `coffer channel pair NAME`")) << '\n';
@@ -114,10 +115,12 @@ int remove(Context& ctx, const Invocation& inv) {
 
 void register_channel_commands(Registry& r) {
     r.add_group({kGroup, "IM channels (Telegram, SeaTalk, external adapters) that reach an agent (docs/channels.md)"});
-    r.add({kGroup, "add", "<name> --adapter ADAPTER --agent AGENT [--token credref:REF] [--api-base URL] ...",
+    r.add({kGroup, "add", "<name> --adapter ADAPTER (--agent AGENT | --deliver session) [--token credref:REF] [--api-base URL] ...",
            "add a channel; it drops every message until it is paired with its owner",
            {{"adapter", "ADAPTER", "the channel adapter kind: telegram, seatalk, external, …"},
             {"agent", "AGENT", "the agent its messages go to (coffer agent list)"},
+            {"deliver", "agent|session", "agent (default): to AGENT's conversations; session: to your own agent "
+                                         "sessions that listen (coffer-mcp-shim --channel NAME)"},
             {"cwd", "DIR", "the working folder of its conversations (default: the daemon's home)"},
             {"token", "CREDREF", "the bot token, as credref:NAME (Telegram)"},
             {"api-base", "URL", "the platform API's base URL (default: the public API; a local stand-in in tests)"},

@@ -17,6 +17,29 @@ Command parse_command(std::string_view text) {
     return Command::none;
 }
 
+std::optional<PermissionVerdict> parse_permission_reply(std::string_view text) {
+    auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+    auto lower = [](std::string_view s) {
+        std::string out(s);
+        for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return out;
+    };
+    while (!text.empty() && space(text.front())) text.remove_prefix(1);
+    while (!text.empty() && space(text.back())) text.remove_suffix(1);
+    std::size_t gap = 0;
+    while (gap < text.size() && !space(text[gap])) ++gap;
+    auto word = lower(text.substr(0, gap));
+    auto rest = text.substr(gap);
+    if (rest.empty() || !space(rest.front())) return std::nullopt;
+    while (!rest.empty() && space(rest.front())) rest.remove_prefix(1);
+    auto id = lower(rest);
+    if (word != "y" && word != "yes" && word != "n" && word != "no") return std::nullopt;
+    if (id.size() != 5) return std::nullopt;
+    for (char c : id)
+        if (c < 'a' || c > 'z' || c == 'l') return std::nullopt;
+    return PermissionVerdict{word[0] == 'y', id};
+}
+
 std::string_view help_text() {
     return "Messages go to the agent; while it works, new ones wait their turn.\n"
            "/new — start a new conversation\n"

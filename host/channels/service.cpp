@@ -114,6 +114,9 @@ void Service::published(const resource::ChannelAdapter& a) {
         return;
     }
     l.last_error.clear();
+    if (auto res = resources_.show(a.kind, a.name))
+        if (auto* c = res->if_contains("config"); c && c->is_object())
+            l.to_sessions = str(c->as_object(), "deliver") == "session";
     // Messages kept by an earlier daemon and not answered: their turns never finished (the
     // orchestrator marked them failed at start), so they go to the agent again, in order.
     auto open = store_.open(a.uid);
@@ -246,6 +249,18 @@ void Service::handle_command(Live& l, const InboxRow& row, int command) {
     auto uid = l.adapter.uid;
     auto reply = [&](const std::string& text) { send(uid, row.chat, row.thread, "cmd-" + core::random_hex(4), text); };
     std::string answer;
+    if (l.to_sessions && static_cast<Command>(command) != Command::help) {
+        // Nothing of the orchestrator's: the conversation is the user's own agent session.
+        if (auto r = store_.set_status(uid, row.key, "answered"); !r)
+            core::log::error("cannot record a channel command as answered", {{"channel", l.adapter.name}, {"error", r.error().message}});
+        auto listening = session_listeners(l.adapter.name);
+        auto waiting = store_.count(uid, "received");
+        answer = static_cast<Command>(command) == Command::status
+                     ? std::to_string(listening) + (listening == 1 ? " agent session listens" : " agent sessions listen") +
+                           " to this channel; " + std::to_string(waiting ? *waiting : 0) + " message(s) wait for one."
+                     : "This channel delivers to your own agent session (Claude Code): start or stop turns there.";
+        return reply(answer);
+    }
     switch (static_cast<Command>(command)) {
     case Command::new_conversation: {
         auto c = conversation_for(l, row.chat, true);
@@ -306,6 +321,7 @@ core::Result<std::string> Service::conversation_for(Live& l, const std::string& 
 }
 
 void Service::forward(Live& l, const InboxRow& row) {
+    if (l.to_sessions) return to_session(l, row);
     auto fail = [&](const std::string& why) {
         if (auto r = store_.set_status(row.channel_uid, row.key, "failed"); !r)
             core::log::error("cannot record a channel message as failed", {{"channel", l.adapter.name}, {"error", r.error().message}});

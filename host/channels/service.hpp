@@ -6,6 +6,10 @@
 // (relay.cpp): a conversation's events become typing, one throttled progress message edited in
 // place, and the final answer chunked and rendered as new messages — only ever to the owner's chat.
 //
+// A channel whose config says `"deliver": "session"` hands its owner's messages to the MCP sessions
+// that listen to it instead (claude/channel, ADR 0041; sessions.cpp): the gateway reaches the core
+// through mcp::ChannelPort.
+//
 // Threading: like the orchestrator, all state lives on the service thread. Adapters report from
 // their own threads (on_inbound), which only looks the handle up and posts.
 #pragma once
@@ -15,6 +19,7 @@
 #include "chat/orchestrator.hpp"
 #include "core/result.hpp"
 #include "events/bus.hpp"
+#include "mcp/channel_port.hpp"
 #include "plugin/channels.hpp"
 #include "resource/service.hpp"
 
@@ -52,14 +57,14 @@ struct Counters {
     boost::json::object to_json() const;
 };
 
-class Service {
+class Service final : public mcp::ChannelPort {
 public:
     struct Options {
         std::chrono::milliseconds edit_interval{1500};  // between two edits of the progress message
     };
     Service(store::Database& db, resource::Service& resources, chat::Orchestrator& orchestrator, events::Bus& bus,
             boost::asio::any_io_executor service, Handoff::Sender to_service, Options options);
-    ~Service();
+    ~Service() override;
 
     // Service thread: listens to the lifecycle (starting every published adapter) and receives inbound.
     void start();
@@ -77,6 +82,14 @@ public:
     // Benchmarks and tests: messages handed over, not yet processed.
     std::size_t backlog() const { return backlog_.load(); }
 
+    // mcp::ChannelPort (any thread; sessions.cpp).
+    void listen(const std::string& channel, std::weak_ptr<mcp::ChannelListener> listener,
+                std::function<void(std::string error)> done) override;
+    void reply(const std::string& channel, const std::string& chat, const std::string& text,
+               std::function<void(std::string error)> done) override;
+    void ask(const std::string& channel, std::weak_ptr<mcp::ChannelListener> listener,
+             mcp::PermissionRequest request) override;
+
 private:
     struct Live {
         resource::ChannelAdapter adapter;
@@ -84,6 +97,8 @@ private:
         std::uint64_t handle = 0;
         Counters counters;
         std::string last_error;
+        bool to_sessions = false;  // config deliver = "session": to the listening MCP sessions
+        bool told_waiting = false; // the owner was told no session listens (once until one does)
     };
     // A conversation whose events go to a chat.
     struct Binding {
@@ -105,6 +120,13 @@ private:
     void handle_command(Live& l, const InboxRow& row, int command);
     void forward(Live& l, const InboxRow& row);
     core::Result<std::string> conversation_for(Live& l, const std::string& chat, bool fresh);
+
+    // sessions.cpp
+    Live* live_named(const std::string& name);
+    void to_session(Live& l, const InboxRow& row);
+    void flush_to_session(const std::string& name);
+    std::size_t session_listeners(const std::string& name);
+    bool answer_permission(Live& l, const InboxRow& row);
 
     // relay.cpp
     Binding& bind(const std::string& conversation, const std::string& uid, const std::string& chat,
@@ -133,6 +155,15 @@ private:
     Options options_;
     std::map<std::string, Live> live_;          // by resource uid
     std::map<std::string, Binding> bindings_;   // by conversation id
+    // Listening MCP sessions by channel name, oldest first (the newest gets the messages).
+    std::map<std::string, std::vector<std::weak_ptr<mcp::ChannelListener>>> listeners_;
+    // Permission requests asked of owners, by request id (claude/channel/permission).
+    struct Asked {
+        std::weak_ptr<mcp::ChannelListener> listener;
+        std::string tool;
+        std::int64_t expires_ms = 0;
+    };
+    std::map<std::string, Asked> asked_;
     std::uint64_t next_handle_ = 1;
     bool stopped_ = false;
 

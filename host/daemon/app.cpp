@@ -239,6 +239,7 @@ core::Result<void> App::start_chat() {
     channels_ = std::make_unique<channels::Service>(*db_, *resources_, *chat_, bus_, svc_.get_executor(),
                                                     to_service_->sender(), channels::Service::Options{});
     channels_->start();
+    gateway_->attach_channels(channels_.get());  // sessions may listen to channels (ADR 0041)
     return {};
 }
 

@@ -35,6 +35,18 @@ const std::pair<std::string, std::string>& search_tools_item() {
     return item;
 }
 
+const std::pair<std::string, std::string>& channel_reply_item() {
+    static const std::pair<std::string, std::string> item{std::string(kChannelReply), channel_reply_definition()};
+    return item;
+}
+
+void add_one(std::vector<const std::pair<std::string, std::string>*>& sorted, const std::pair<std::string, std::string>* item) {
+    auto at = std::lower_bound(sorted.begin(), sorted.end(), item->first,
+                               [](const auto* a, const std::string& key) { return a->first < key; });
+    if (at != sorted.end() && (*at)->first == item->first) *at = item;  // ours, never a provider's
+    else sorted.insert(at, item);
+}
+
 }  // namespace
 
 bool is_builtin(std::string_view name) noexcept { return name.substr(0, kPrefix.size()) == kPrefix; }
@@ -43,12 +55,39 @@ bool reserved_server(std::string_view server) noexcept {
     return core::ascii_iequals(server, "coffer");
 }
 
-void add_tools(std::vector<const std::pair<std::string, std::string>*>& sorted) {
-    auto* item = &search_tools_item();
-    auto at = std::lower_bound(sorted.begin(), sorted.end(), item->first,
-                               [](const auto* a, const std::string& key) { return a->first < key; });
-    if (at != sorted.end() && (*at)->first == item->first) *at = item;  // ours, never a provider's
-    else sorted.insert(at, item);
+void add_tools(std::vector<const std::pair<std::string, std::string>*>& sorted, bool channel_reply) {
+    add_one(sorted, &search_tools_item());
+    if (channel_reply) add_one(sorted, &channel_reply_item());
+}
+
+std::string text_result(const std::string& text, bool is_error) {
+    return json::serialize(json::object{
+        {"content", json::array{json::object{{"type", "text"}, {"text", text}}}}, {"isError", is_error}});
+}
+
+const std::string& channel_reply_definition() {
+    static const std::string text = json::serialize(json::object{
+        {"name", kChannelReply},
+        {"title", "Reply on the IM channel"},
+        {"description",
+         "Send a message to the user on the IM channel (Telegram, SeaTalk, …) that a <channel> message came from. "
+         "Messages from the user's phone arrive as <channel source=\"coffer\" channel=\"…\" chat_id=\"…\"> tags; "
+         "answer them with this tool (not in the terminal), passing that chat_id. Markdown is rendered for the "
+         "platform and long text is split into several messages."},
+        {"inputSchema",
+         json::object{{"type", "object"},
+                      {"properties",
+                       json::object{{"chat_id", json::object{{"type", "string"},
+                                                             {"description", "the chat_id of the <channel> message"}}},
+                                    {"text", json::object{{"type", "string"}, {"description", "the message (Markdown)"}}},
+                                    {"channel", json::object{{"type", "string"},
+                                                             {"description", "the channel attribute of the <channel> "
+                                                                             "message (needed only when several "
+                                                                             "channels are listened to)"}}}}},
+                      {"required", json::array{"chat_id", "text"}},
+                      {"additionalProperties", false}}},
+        {"annotations", json::object{{"readOnlyHint", false}, {"destructiveHint", false}, {"openWorldHint", true}}}});
+    return text;
 }
 
 const std::string& search_tools_definition() {
@@ -232,10 +271,7 @@ std::variant<Args, std::string> parse_args(const json::object& a) {
     return out;
 }
 
-std::string tool_error(const std::string& message) {
-    return json::serialize(json::object{
-        {"content", json::array{json::object{{"type", "text"}, {"text", message}}}}, {"isError", true}});
-}
+std::string tool_error(const std::string& message) { return builtin::text_result(message, true); }
 
 IndexCache& cache() {
     static IndexCache c;
@@ -338,7 +374,8 @@ std::optional<std::string> Builtins::memo_key(Session& s) {
 void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::object params) {
     std::string name;
     if (auto* n = params.if_contains("name"); n && n->is_string()) name = std::string(n->as_string());
-    if (name != builtin::kSearchTools) {
+    bool reply = name == builtin::kChannelReply && !s.channels().empty();
+    if (name != builtin::kSearchTools && !reply) {
         s.end_invocation(ex, curation::outcome::unknown, rpc::code::invalid_params);
         return s.fail(ex, rpc::code::invalid_params, "Unknown tool '" + name + "'");
     }
@@ -350,6 +387,7 @@ void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::objec
         }
         arguments = a->as_object();
     }
+    if (reply) return s.channel_reply(ex, arguments);
     auto parsed = parse_args(arguments);
     if (auto* error = std::get_if<std::string>(&parsed)) {
         s.end_invocation(ex, curation::outcome::tool_error, std::nullopt);

@@ -1,8 +1,9 @@
-// Coffer's built-in tools (`coffer__*`, SPEC G-24): today one, `coffer__search_tools`, a ranked
-// search (host/toolsearch) over the tools the calling session can see. It is listed in every
-// session's tools/list (in name order like every other tool), answered by the gateway itself —
-// a `coffer__` name is never routed to a provider, and no provider may be named `coffer` — and it
-// never finds itself.
+// Coffer's built-in tools (`coffer__*`, SPEC G-24): `coffer__search_tools`, a ranked search
+// (host/toolsearch) over the tools the calling session can see, listed in every session's
+// tools/list; and `coffer__channel_reply`, listed only in sessions that listen to IM channels
+// (channel_tap.cpp, ADR 0041). They are listed in name order like every other tool and answered
+// by the gateway itself — a `coffer__` name is never routed to a provider, and no provider may be
+// named `coffer` — and the search never finds them.
 #pragma once
 
 #include "mcp/exchange.hpp"
@@ -25,6 +26,7 @@ namespace builtin {
 inline constexpr std::string_view kServer = "coffer";  // the gateway itself, in the invocation log
 inline constexpr std::string_view kPrefix = "coffer__";
 inline constexpr std::string_view kSearchTools = "coffer__search_tools";
+inline constexpr std::string_view kChannelReply = "coffer__channel_reply";
 inline constexpr int kDefaultTopK = 5;
 inline constexpr int kMaxTopK = 20;
 inline constexpr std::size_t kMaxQueryBytes = 2000;
@@ -33,10 +35,14 @@ inline constexpr std::size_t kMaxQueryBytes = 2000;
 bool is_builtin(std::string_view exposed_name) noexcept;
 // The server name reserved for the built-ins, in any letter case.
 bool reserved_server(std::string_view server) noexcept;
-// Adds the built-in tools' {name, raw definition} to a sorted, de-duplicated tools/list.
-void add_tools(std::vector<const std::pair<std::string, std::string>*>& sorted_items);
-// The raw JSON definition of coffer__search_tools.
+// Adds the built-in tools' {name, raw definition} to a sorted, de-duplicated tools/list
+// (coffer__channel_reply only for a session that listens to channels).
+void add_tools(std::vector<const std::pair<std::string, std::string>*>& sorted_items, bool channel_reply);
+// The raw JSON definitions of coffer__search_tools and coffer__channel_reply.
 const std::string& search_tools_definition();
+const std::string& channel_reply_definition();
+// A tools/call result of one text block.
+std::string text_result(const std::string& text, bool is_error);
 
 }  // namespace builtin
 

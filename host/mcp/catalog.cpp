@@ -125,7 +125,7 @@ void finish(const std::shared_ptr<Job>& job) {
     std::stable_sort(all.begin(), all.end(), [](auto* a, auto* b) { return a->first < b->first; });
     all.erase(std::unique(all.begin(), all.end(), [](auto* a, auto* b) { return a->first == b->first; }), all.end());
     if (job->collect) return job->collect(all);
-    if (job->method == "tools/list") builtin::add_tools(all);  // coffer__* (G-24), in name order
+    if (job->method == "tools/list") builtin::add_tools(all, !session->channels().empty());  // coffer__* (G-24), in name order
 
     std::size_t page = job->page_size ? job->page_size : all.size();
     std::size_t begin = std::min(job->offset, all.size());

@@ -12,6 +12,8 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
+
 namespace coffer::mcp {
 
 namespace json = boost::json;
@@ -51,6 +53,22 @@ void strip_modern(json::object& params) {
 constexpr std::string_view kInstructions =
     "Coffer aggregates the user's MCP servers. Tool and prompt names are <server>__<name>; resource URIs are "
     "coffer://<server>/<original URI>.";
+constexpr std::string_view kChannelInstructions =
+    " Messages the user sends from an IM channel (Telegram, SeaTalk, …) arrive as <channel source=\"coffer\" "
+    "channel=\"…\" chat_id=\"…\" …> tags. They come from the user's phone, not the terminal: answer each with the "
+    "coffer__channel_reply tool, passing its chat_id, and keep the terminal for the local user.";
+
+// params._meta["coffer/channels"]: the channel names a session listens to (strings; at most 16).
+std::vector<std::string> channel_names(const json::object& meta) {
+    std::vector<std::string> out;
+    auto* v = meta.if_contains("coffer/channels");
+    if (!v || !v->is_array()) return out;
+    for (auto& c : v->as_array())
+        if (c.is_string() && !c.as_string().empty() && c.as_string().size() <= 128 && out.size() < 16 &&
+            std::find(out.begin(), out.end(), c.as_string()) == out.end())
+            out.emplace_back(c.as_string());
+    return out;
+}
 
 }  // namespace
 
@@ -132,17 +150,26 @@ void Session::initialize(const std::shared_ptr<Exchange>& ex, const json::object
     if (auto* meta = params.if_contains("_meta"); meta && meta->is_object()) {
         who_.agent = std::string(str(meta->as_object(), "coffer/agent"));
         who_.cwd = std::string(str(meta->as_object(), "coffer/cwd"));
+        who_.channels = channel_names(meta->as_object());
     }
     initialized_ = true;
+    auto caps = server_capabilities(version_);
+    std::string instructions(kInstructions);
+    if (!channels().empty()) {  // Claude Code channels: the client may push them into its session
+        // Permission relay too: the replier is authenticated (only the paired owner passes the gate).
+        caps["experimental"] = json::object{{"claude/channel", json::object{}}, {"claude/channel/permission", json::object{}}};
+        instructions += kChannelInstructions;
+    }
     json::object r{{"protocolVersion", to_string(version_)},
-                   {"capabilities", server_capabilities(version_)},
+                   {"capabilities", std::move(caps)},
                    {"serverInfo", json::object{{"name", env_.config.server_name}, {"version", env_.config.server_version}}},
-                   {"instructions", kInstructions}};
+                   {"instructions", std::move(instructions)}};
     core::log::info("mcp session initialized",
                     {{"session", id_}, {"version", to_string(version_)}, {"agent", who_.agent},
                      {"client", json::value(who_.client_info.if_contains("name") ? who_.client_info.at("name")
                                                                                   : json::value(""))}});
     answer(ex, rpc::result(ex->id, json::serialize(r)));
+    listen_channels();  // after the answer: what was kept for the channel follows it
 }
 
 void Session::route_named(const std::shared_ptr<Exchange>& ex, const std::string& method, json::object params,

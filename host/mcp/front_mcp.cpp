@@ -131,7 +131,7 @@ void Gateway::post_modern(http::Request& req, rpc::Message& m, http::Respond res
     if (auto it = stateless_.find(key); it != stateless_.end()) s = find(it->second, Transport::stateless);
     if (!s) {
         auto admitted = open_session(Door::http, req.connection, Transport::stateless, meta.version,
-                                     Identity{meta.agent, meta.cwd, meta.client_info, meta.capabilities});
+                                     Identity{meta.agent, meta.cwd, meta.client_info, meta.capabilities, {}});
         if (!admitted.session) return respond(refusal_http(admitted.refusal, m.id));
         s = std::move(admitted.session);
         stateless_[key] = s->id();

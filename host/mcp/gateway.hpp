@@ -64,6 +64,8 @@ public:
         env_.curator = curator;
         env_.invocations = log;
     }
+    // Before start: the channel core, so sessions may listen to IM channels (ADR 0041); may be null.
+    void attach_channels(ChannelPort* channels) { env_.channels = channels; }
     // probe.cpp — what one server lists right now, through a short-lived provider session of the
     // gateway's own. Any thread; `done` runs once on the network thread, within the probe timeout
     // (not at all when the daemon stops first).

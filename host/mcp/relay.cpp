@@ -76,6 +76,10 @@ void Session::on_notification(rpc::Message& m) {
         for (auto& [uid, link] : links_) link->notify(m.method, params);
         return;
     }
+    if (m.method == "notifications/claude/channel/permission_request") {
+        if (auto* p = m.params.if_object()) permission_request(*p);
+        return;
+    }
     // initialized is the session's own; progress (and tasks/status) name tokens and ids the
     // gateway rewrote on the way to the client, so an upstream could not use them unchanged.
     if (m.method == "notifications/initialized" || m.method == "notifications/progress") return;

@@ -275,6 +275,7 @@ void Session::close(std::string_view reason) {
     auto self = shared_from_this();
     closed_ = true;
     idle_.cancel();
+    channel_tap_.reset();  // the channel core keeps what arrives from now on for the next listener
     auto exchanges = std::move(exchanges_);
     exchanges_.clear();
     for (auto& [key, ex] : exchanges) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "http/message.hpp"
+#include "mcp/channel_port.hpp"
 #include "mcp/config.hpp"
 #include "mcp/exchange.hpp"
 #include "mcp/jsonrpc.hpp"
@@ -36,11 +37,13 @@ namespace coffer::mcp {
 enum class Transport { streamable, sse, stateless, local };
 
 // Who is on the other end: the shim's --agent and cwd (params._meta["coffer/agent"], ["coffer/cwd"]),
-// the client's implementation info and capabilities.
+// the client's implementation info and capabilities, and the IM channels it listens to
+// (params._meta["coffer/channels"], the shim's --channel).
 struct Identity {
     std::string agent, cwd;
     boost::json::object client_info;
     boost::json::object capabilities;
+    std::vector<std::string> channels;
 };
 
 // Per request: what the transport learned besides the message.
@@ -66,6 +69,7 @@ struct Env {
     coffer::Handoff::Sender handoff;  // provider threads → network thread (completions, notifications)
     CallMetrics* metrics = nullptr;   // /metrics counters (network thread); may be null
     trace::SpanSink spans;            // ended spans, when exported (OTLP); empty: none
+    ChannelPort* channels = nullptr;  // the channel core, for claude/channel sessions; may be null
 };
 
 // The providers this session may see (machine and agent scope, addressable names), by name.
@@ -131,6 +135,14 @@ public:
     // Providers appeared or went away: send list_changed for tools, prompts, resources.
     void tell_lists_changed();
 
+    // channel_tap.cpp — IM channels into this session (claude/channel, ADR 0041).
+    // The channels this session listens to (empty: none, or the daemon has no channel core).
+    const std::vector<std::string>& channels() const;
+    // A channel owner's message: a notifications/claude/channel to the client.
+    void channel_message(const ChannelMessage& m);
+    // notifications/claude/channel/permission_request from the client: asked of the owner.
+    void permission_request(const boost::json::object& params);
+
     // LinkEvents
     void link_notification(Link& link, Call* related, std::string json) override;
     void link_request(Link& link, Call* related, std::uint64_t token, std::string json) override;
@@ -186,6 +198,10 @@ private:
     void untrack(const std::shared_ptr<Exchange>& ex);
     void arm_idle();
 
+    // channel_tap.cpp
+    void listen_channels();
+    void channel_reply(const std::shared_ptr<Exchange>& ex, const boost::json::object& arguments);
+
     Env& env_;
     std::string id_;
     Transport transport_;
@@ -219,6 +235,7 @@ private:
     std::shared_ptr<Streams> streams_;       // Streamable HTTP: every resumable stream, by number
     std::shared_ptr<EventStream> stream_;    // the standalone stream
     std::shared_ptr<SearchMemo> search_memo_;                     // coffer__search_tools' last index
+    std::shared_ptr<ChannelListener> channel_tap_;                // while it listens to channels
 };
 
 }  // namespace coffer::mcp

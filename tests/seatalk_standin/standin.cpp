@@ -16,7 +16,7 @@ struct Standin::Impl {
     std::string app_id, app_secret;
     mutable std::mutex mu;
     std::string token;  // the one accepted now
-    int issued = 0, rid = 0;
+    int issued = 0, rid = 0, limited = 0;
     std::vector<Call> calls;
 
     json::object answer(const test::ServerRequest& req, json::object& body) {
@@ -28,6 +28,10 @@ struct Standin::Impl {
         }
         auto auth = req.headers.count("authorization") ? req.headers.at("authorization") : std::string();
         if (token.empty() || auth != "Bearer " + token) return {{"code", 100}, {"message", "access token expired"}};
+        if (limited > 0) {
+            --limited;
+            return {{"code", 101}, {"message", "rate limit exceeded"}};
+        }
         if (req.target == "/messaging/v2/single_chat" || req.target == "/messaging/v2/group_chat") {
             auto* m = json_fields::object_at(body, "message");
             auto* t = m ? json_fields::object_at(*m, "text") : nullptr;
@@ -65,6 +69,11 @@ std::string Standin::base_url() const { return "http://127.0.0.1:" + std::to_str
 void Standin::expire_token() {
     std::lock_guard<std::mutex> g(impl_->mu);
     impl_->token = "expired-" + impl_->token;
+}
+
+void Standin::rate_limit(int times) {
+    std::lock_guard<std::mutex> g(impl_->mu);
+    impl_->limited = times;
 }
 
 std::vector<Call> Standin::calls(const std::string& path) const {

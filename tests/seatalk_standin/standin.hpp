@@ -30,6 +30,8 @@ public:
 
     // The current token stops being accepted: the next call with it is answered code 100.
     void expire_token();
+    // The next `times` API calls (not token requests) are answered code 101 (rate limited).
+    void rate_limit(int times);
     std::vector<Call> calls(const std::string& path = "") const;
     int tokens_issued() const;
 

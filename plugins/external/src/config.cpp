@@ -7,8 +7,9 @@
 namespace coffer::external {
 
 const char* config_schema() {
-    return R"json({"type":"object","additionalProperties":false,"required":["agent","command"],"properties":{
+    return R"json({"type":"object","additionalProperties":false,"required":["command"],"properties":{
         "agent":{"type":"string","minLength":1,"description":"the agent its messages go to"},
+        "deliver":{"enum":["agent","session"],"description":"where its messages go: agent (default) — Coffer's conversations with that agent; session — the agent sessions that listen to the channel (coffer-mcp-shim --channel)"},
         "cwd":{"type":"string","description":"the working folder of its conversations"},
         "command":{"type":"string","minLength":1,"description":"the adapter program (looked up on PATH)"},
         "args":{"type":"array","items":{"type":"string"},"description":"its arguments"},

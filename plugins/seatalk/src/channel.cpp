@@ -58,6 +58,12 @@ void SeaTalkChannel::channel_start(sdk::Channel channel) {
     channel_common::Spec spec;
     spec.path = callback_binary();
     spec.argv = {spec.path, "--channel", info().name, "--port", std::to_string(cfg.callback_port)};
+    // Events SeaTalk was told we have, until the host keeps them (callback/spool.hpp): per channel
+    // resource, in the plugin's data folder.
+    if (auto data = host_.data_dir(); !data.empty()) {
+        spec.argv.push_back("--spool");
+        spec.argv.push_back((std::filesystem::path(data) / "callback-spool" / info().uid).string());
+    }
     spec.env = child::environment({{"COFFER_CALLBACK_SECRET", signing.value}});
     spec.description = "coffer-callback for channel " + info().name;
 
@@ -79,7 +85,17 @@ void SeaTalkChannel::channel_start(sdk::Channel channel) {
         set_health("not receiving: coffer-callback: " + w);
         warn("seatalk: coffer-callback: " + w);
     };
-    hooks.message = [state, set_health, channel, warn](json::object m) {
+    // The host's ack of a spooled event reaches coffer-callback through the loop (any thread; a
+    // post after the channel stopped is dropped and the event stays spooled for the next run).
+    auto to_loop = loop_.sender();
+    auto supervisor = std::make_shared<std::weak_ptr<channel_common::Supervisor>>();
+    auto spool_done = [to_loop, supervisor](std::string spooled) {
+        if (spooled.empty()) return;
+        to_loop.post([supervisor, spooled = std::move(spooled)] {
+            if (auto sup = supervisor->lock()) sup->write(json::object{{"type", "done"}, {"spool", spooled}});
+        });
+    };
+    hooks.message = [state, set_health, channel, warn, spool_done](json::object m) {
         auto type = json_fields::string_at(m, "type");
         if (type == "listening") {
             {
@@ -97,16 +113,19 @@ void SeaTalkChannel::channel_start(sdk::Channel channel) {
             ++state->events;
             if (env && json_fields::string_at(*env, "chat_type") == "group") state->groups.insert(json_fields::string_at(*env, "chat"));
         }
-        if (!env) return;
-        // SeaTalk already has its 200 (coffer-callback answers first); the host keeps the
-        // message durably and drops a redelivered event_id.
-        auto st = channel.inbound(*env, [warn](coffer_status s) {
-            if (s != COFFER_OK) warn("seatalk: the host did not keep an event (status " + std::to_string(s) + ")");
+        auto spooled = json_fields::string_at(m, "spool");
+        if (!env) return spool_done(spooled);  // not a message: nothing to keep
+        // SeaTalk already has its 200 (coffer-callback kept the event, then answered); the host
+        // keeps the message durably, drops a redelivered event_id, and then the spool file goes.
+        auto st = channel.inbound(*env, [warn, spool_done, spooled](coffer_status s) {
+            if (s != COFFER_OK) return warn("seatalk: the host did not keep an event (status " + std::to_string(s) + "); it stays spooled");
+            spool_done(spooled);
         });
-        if (st != COFFER_OK) warn("seatalk: the host refused an event (status " + std::to_string(st) + ")");
+        if (st != COFFER_OK) warn("seatalk: the host refused an event (status " + std::to_string(st) + "); it stays spooled");
     };
     auto sup = std::make_shared<channel_common::Supervisor>(loop_.io(), std::move(spec), host_);
     sup->set_hooks(std::move(hooks));
+    *supervisor = sup;
     loop_.spawn(channel_common::Supervisor::run(std::move(sup)));
     loop_.spawn(Sender::run(std::move(sender)));
 }

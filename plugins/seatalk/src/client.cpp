@@ -1,10 +1,12 @@
 #include "client.hpp"
 
+#include "channel_common/backoff.hpp"
 #include "channel_common/redact.hpp"
 
 #include <coffer/json_fields.hpp>
 
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 namespace coffer::seatalk {
@@ -16,6 +18,8 @@ namespace {
 constexpr auto kEarly = 10min;  // refresh this long before the token expires
 constexpr std::chrono::milliseconds kTimeout{15000};
 constexpr std::int64_t kTokenExpired = 100;
+constexpr std::int64_t kRateLimited = 101;
+constexpr int kRateRetries = 3;
 }  // namespace
 
 Client::Client(asio::io_context& io, channel_common::Endpoint endpoint, std::string app_id, std::string app_secret)
@@ -72,9 +76,13 @@ asio::awaitable<std::string> Client::token(bool refresh, std::string& error) {
 
 asio::awaitable<CallResult> Client::call(std::string path, json::object body) {
     CallResult r;
-    for (int attempt = 0; attempt < 2; ++attempt) {
+    bool refreshed = false, refresh = false;
+    int limited = 0;
+    channel_common::Backoff backoff(1s, 8s);
+    for (;;) {
         std::string error;
-        auto tok = co_await token(attempt > 0, error);
+        auto tok = co_await token(refresh, error);
+        refresh = false;
         if (tok.empty()) {
             r.error = error;
             co_return r;
@@ -99,9 +107,22 @@ asio::awaitable<CallResult> Client::call(std::string path, json::object body) {
             co_return r;
         }
         r.error = redact(path + ": HTTP " + std::to_string(reply.status) + ", code " + std::to_string(r.code));
-        if (r.code != kTokenExpired) co_return r;  // 100: the token expired — a new one, and once more
+        if (r.code == kTokenExpired && !refreshed) {  // 100: the token expired — a new one, and once more
+            refreshed = refresh = true;
+            continue;
+        }
+        if (r.code == kRateLimited && limited < kRateRetries) {  // 101: rate limited — wait, then again
+            ++limited;
+            ++rate_limited_;
+            asio::steady_timer wait(co_await asio::this_coro::executor, backoff.next());
+            boost::system::error_code ec2;
+            co_await wait.async_wait(asio::redirect_error(asio::use_awaitable, ec2));
+            if (ec2) co_return r;  // the adapter is stopping
+            continue;
+        }
+        if (r.code == kRateLimited) r.error += " (rate limited " + std::to_string(limited + 1) + " times in a row)";
+        co_return r;
     }
-    co_return r;
 }
 
 }  // namespace coffer::seatalk

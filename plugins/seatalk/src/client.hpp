@@ -2,7 +2,9 @@
 // (POST /auth/app_access_token → {"code":0,"app_access_token","expire":<unix s>}) cached and
 // refreshed ten minutes before it expires, by one request at a time however many calls want it
 // (single flight); calls with "Authorization: Bearer <token>", where code 100 (token expired)
-// refreshes the token and retries once. Secrets never appear in the texts it hands out.
+// refreshes the token and retries once, and code 101 (rate limited) waits with a capped backoff
+// (1 s, 2 s, 4 s, ±20 %) and retries, three times at most. Secrets never appear in the texts it
+// hands out.
 #pragma once
 
 #include "channel_common/http_client.hpp"
@@ -34,6 +36,7 @@ public:
     // POST `path` with `body`; the token handled as described above.
     boost::asio::awaitable<CallResult> call(std::string path, json::object body);
     std::int64_t token_refreshes() const { return refreshes_.load(); }
+    std::int64_t rate_limited() const { return rate_limited_.load(); }  // code 101 answers seen
 
 private:
     // The current token ("" with `error` when none could be had); a new one when `refresh`.
@@ -47,7 +50,7 @@ private:
     bool refreshing_ = false;
     boost::asio::steady_timer refreshed_;  // waiters of the one refresh in flight
     std::string last_refresh_error_;
-    std::atomic<std::int64_t> refreshes_{0};
+    std::atomic<std::int64_t> refreshes_{0}, rate_limited_{0};
 };
 
 }  // namespace coffer::seatalk

@@ -9,8 +9,9 @@
 namespace coffer::seatalk {
 
 const char* config_schema() {
-    return R"json({"type":"object","additionalProperties":false,"required":["agent","app_id","app_secret","signing_secret"],"properties":{
+    return R"json({"type":"object","additionalProperties":false,"required":["app_id","app_secret","signing_secret"],"properties":{
         "agent":{"type":"string","minLength":1,"description":"the agent its messages go to"},
+        "deliver":{"enum":["agent","session"],"description":"where its messages go: agent (default) — Coffer's conversations with that agent; session — the agent sessions that listen to the channel (coffer-mcp-shim --channel)"},
         "cwd":{"type":"string","description":"the working folder of its conversations"},
         "app_id":{"type":"string","minLength":1,"description":"the SeaTalk app id"},
         "app_secret":{"type":"string","pattern":"^credref:","description":"the app secret, as credref:NAME"},

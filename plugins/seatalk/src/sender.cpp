@@ -51,6 +51,7 @@ asio::awaitable<void> Sender::run(std::shared_ptr<Sender> self) {
         {
             std::lock_guard<std::mutex> g(self->state_->mu);
             self->state_->token_refreshes = self->client_->token_refreshes();
+            self->state_->rate_limited = self->client_->rate_limited();
             if (ok) ++(job.typing ? self->state_->typing : self->state_->sent);
             else if (!job.typing) ++self->state_->send_failed;
         }

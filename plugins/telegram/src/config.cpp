@@ -9,8 +9,9 @@
 namespace coffer::telegram {
 
 const char* config_schema() {
-    return R"json({"type":"object","additionalProperties":false,"required":["agent","token"],"properties":{
+    return R"json({"type":"object","additionalProperties":false,"required":["token"],"properties":{
         "agent":{"type":"string","minLength":1,"description":"the agent its messages go to"},
+        "deliver":{"enum":["agent","session"],"description":"where its messages go: agent (default) — Coffer's conversations with that agent; session — the agent sessions that listen to the channel (coffer-mcp-shim --channel)"},
         "cwd":{"type":"string","description":"the working folder of its conversations"},
         "token":{"type":"string","pattern":"^credref:","description":"the bot token from @BotFather, as credref:NAME"},
         "api_base":{"type":"string","minLength":1,"description":"the Bot API base URL (default https://api.telegram.org; http only on loopback, for a stand-in)"}}})json";

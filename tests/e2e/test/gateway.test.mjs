@@ -231,9 +231,26 @@ test('progress notifications reach the client that asked', async () => {
     assert.ok(seen.length >= 1, 'at least one progress notification');
     assert.ok(seen.every((p) => typeof p.progress === 'number'));
 
+    // Every step's notification reaches the client, in order and before the result. Counted on the
+    // transport: the SDK runs notification handlers a microtask later but responses at once, so a
+    // last progress that arrives in the same read as the result reaches no onprogress handler
+    // (its handler is gone by then) even though the gateway delivered it first.
+    const wire = [];
+    const transport = client.transport;
+    const inner = transport.onmessage;
+    transport.onmessage = (m, extra) => {
+      if (m.method === 'notifications/progress') wire.push(`progress ${m.params.progress}`);
+      else if ('result' in m || 'error' in m) wire.push('answer');
+      inner(m, extra);
+    };
     const seen2 = [];
-    await client.callTool({ name: 'a__progress', arguments: { steps: 4, interval_ms: 5 } }, undefined, { onprogress: (p) => seen2.push(p) });
-    assert.equal(seen2.length, 4);
+    try {
+      await client.callTool({ name: 'a__progress', arguments: { steps: 4, interval_ms: 5 } }, undefined, { onprogress: (p) => seen2.push(p) });
+    } finally {
+      transport.onmessage = inner;
+    }
+    assert.deepEqual(wire, ['progress 1', 'progress 2', 'progress 3', 'progress 4', 'answer']);
+    assert.deepEqual(seen2.map((p) => p.progress), [1, 2, 3, 4].slice(0, seen2.length));
   }
 });
 

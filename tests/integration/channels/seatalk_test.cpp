@@ -3,15 +3,20 @@
 // sender that signs like SeaTalk; coffer-fake-agent as the agent. A bad or missing signature →
 // 401 and nothing forwarded; the URL challenge echoed; pairing and replies through single_chat
 // with thread_id inside "message"; the token cached, and refreshed once on code 100; an event
-// delivered twice answered once; an empty signing secret is a configuration error.
+// delivered twice answered once; code 101 waited out; an empty signing secret is a configuration
+// error; coffer-callback's spool keeps an acknowledged event until the host has it and hands it
+// over again after a crash.
 #define BOOST_TEST_MODULE integration_channels_seatalk
 #include <boost/test/unit_test.hpp>
 
 #include "channel_fixture.hpp"
 #include "eventually.hpp"
 #include "standin.hpp"
+#include "stdio_child.hpp"
 
 #include <coffer/sha256.hpp>
+
+#include <signal.h>
 
 #include <thread>
 
@@ -120,6 +125,14 @@ BOOST_FIXTURE_TEST_CASE(pairing_and_replies_in_the_thread, SeaTalkFixture) {
     BOOST_TEST(in_thread);
     BOOST_TEST(!platform.calls("/messaging/v2/single_chat_typing").empty());
     BOOST_TEST(platform.tokens_issued() == 1);  // cached
+    // Every event the host keeps leaves coffer-callback's spool (none are waiting).
+    auto spool = d.vault() / "data" / "seatalk" / "callback-spool";
+    BOOST_TEST_REQUIRE(std::filesystem::is_directory(spool));
+    BOOST_TEST(eventually([&] {
+        std::size_t files = 0;
+        for (auto& e : std::filesystem::recursive_directory_iterator(spool)) files += e.is_regular_file();
+        return files == 0;
+    }, 5s));
 }
 
 BOOST_FIXTURE_TEST_CASE(an_expired_token_is_refreshed_once, SeaTalkFixture) {
@@ -135,6 +148,22 @@ BOOST_FIXTURE_TEST_CASE(an_expired_token_is_refreshed_once, SeaTalkFixture) {
     BOOST_TEST(status().at("status").at("plugin").at("counters").at("send_failed").as_int64() == 0);
 }
 
+BOOST_FIXTURE_TEST_CASE(rate_limited_calls_wait_and_retry, SeaTalkFixture) {
+    pair_owner();
+    platform.rate_limit(2);  // the next two calls (typing or the reply) are refused with code 101
+    auto t0 = std::chrono::steady_clock::now();
+    dm("through the limit");
+    BOOST_TEST_REQUIRE(wait_reply("echo: through the limit"));
+    std::size_t limited = 0;
+    for (auto& c : platform.calls()) limited += c.code == 101;
+    BOOST_TEST(limited == 2u);
+    // Backed off (each wait ≥ 0.8 s with the jitter; calls go one at a time) rather than retried at once.
+    auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+    BOOST_TEST(took >= 1600);
+    BOOST_TEST(count_replies("echo: through the limit") == 1u);
+    BOOST_TEST(status().at("status").at("plugin").at("counters").at("rate_limited").as_int64() == 2);
+}
+
 BOOST_FIXTURE_TEST_CASE(an_event_delivered_twice_is_answered_once, SeaTalkFixture) {
     pair_owner();
     dm("only once", "th-1", "ev-dup");
@@ -142,6 +171,51 @@ BOOST_FIXTURE_TEST_CASE(an_event_delivered_twice_is_answered_once, SeaTalkFixtur
     BOOST_TEST_REQUIRE(wait_reply("echo: only once"));
     std::this_thread::sleep_for(1500ms);
     BOOST_TEST(count_replies("echo: only once") == 1u);
+}
+
+// coffer-callback alone, its stdin and stdout held by the test as the adapter would: an event
+// answered 200 is in the spool until "done"; killed before that, the next run hands it over
+// again before it listens.
+BOOST_AUTO_TEST_CASE(the_spool_keeps_an_acknowledged_event_until_the_host_has_it) {
+    TempDir dir;
+    auto spool = dir.path() / "spool";
+    std::vector<std::string> argv{COFFER_CALLBACK_BIN, "--channel", "st", "--port", "0", "--spool", spool.string()};
+    std::map<std::string, std::string> env{{"COFFER_CALLBACK_SECRET", kSigning}};
+    auto listening_port = [](StdioChild& c, std::vector<json::value>* before = nullptr) {
+        for (int i = 0; i < 10; ++i) {
+            auto l = c.line(10s);
+            BOOST_TEST_REQUIRE(l.has_value(), "coffer-callback said nothing");
+            auto v = parse(*l);
+            if (v.at("type").as_string() == "listening") return static_cast<std::uint16_t>(v.at("port").as_int64());
+            if (before) before->push_back(v);
+        }
+        BOOST_FAIL("no listening line");
+        return std::uint16_t{0};
+    };
+    std::string spooled;
+    {
+        StdioChild c(argv, env, dir.path() / "callback.stderr");
+        auto port = listening_port(c);
+        auto r = st::send_event(port, "st", st::dm_event("ev-spool", kEmployee, kSeatalkId, "kept for later"), kSigning);
+        BOOST_TEST_REQUIRE(r.status == 200);
+        auto line = c.line(10s);
+        BOOST_TEST_REQUIRE(line.has_value());
+        auto ev = parse(*line);
+        spooled = std::string(ev.at("spool").as_string());
+        BOOST_TEST(ev.at("body").at("event_id").as_string() == "ev-spool");
+        BOOST_TEST(std::filesystem::exists(spool / spooled));
+        ::kill(c.pid(), SIGKILL);  // before the adapter said "done": the daemon never had it
+        c.wait(5s);
+    }
+    StdioChild again(argv, env, dir.path() / "callback.stderr");
+    std::vector<json::value> replayed;
+    listening_port(again, &replayed);
+    BOOST_TEST_REQUIRE(replayed.size() == 1u);
+    BOOST_TEST(replayed[0].at("spool").as_string() == spooled);
+    BOOST_TEST(replayed[0].at("body").at("event").at("message").at("text").at("content").as_string() == "kept for later");
+    again.send(json::serialize(json::object{{"type", "done"}, {"spool", "../../etc/passwd"}}));  // not one of ours: ignored
+    again.send(json::serialize(json::object{{"type", "done"}, {"spool", spooled}}));
+    BOOST_TEST(eventually([&] { return !std::filesystem::exists(spool / spooled); }, 5s));
 }
 
 BOOST_AUTO_TEST_CASE(an_empty_signing_secret_is_a_configuration_error) {

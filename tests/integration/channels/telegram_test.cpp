@@ -8,9 +8,8 @@
 #define BOOST_TEST_MODULE integration_channels_telegram
 #include <boost/test/unit_test.hpp>
 
-#include "channel_fixture.hpp"
 #include "eventually.hpp"
-#include "standin.hpp"
+#include "telegram_channel.hpp"
 #include "telegram_html.hpp"
 
 #include <coffer/utf8.hpp>
@@ -30,32 +29,16 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr const char* kToken = "7712345678:AAHs3cr3t-T0ken_value-Zx9";
-constexpr const char* kOwner = "5000000001";  // beyond 32 bits
-constexpr const char* kStranger = "666";
-
-struct TelegramFixture : ChannelFixture {
-    tg::Standin bot{kToken};
-
-    TelegramFixture() : ChannelFixture({}, "tg") {
-        fs::create_directories(dir.path() / "work");
-        req("POST", "/api/v1/credentials", json::serialize(json::object{{"ref", "tg-bot"}, {"value", kToken}}), 201);
+struct TelegramFixture : TelegramChannel {
+    TelegramFixture()
+        : TelegramChannel([](const fs::path& dir) {
+              fs::create_directories(dir / "work");
+              return json::object{{"agent", "fake"}, {"cwd", (dir / "work").string()}};
+          }) {
         add_fake_agent(COFFER_FAKE_AGENT);
-        json::object config{{"agent", "fake"}, {"cwd", (dir.path() / "work").string()}, {"token", "credref:tg-bot"},
-                            {"api_base", bot.base_url()}};
-        req("POST", "/api/v1/channels", json::serialize(json::object{{"name", "tg"}, {"adapter", "telegram"}, {"config", config}}), 201);
-        BOOST_TEST_REQUIRE(eventually([&] { return health() == "receiving"; }, 10s), "health: " << health());
     }
     ~TelegramFixture() { check_token_not_written(); }
 
-    std::string health() { return std::string(status().at("health").as_string()); }
-    // A user writes to the bot; returns once the adapter confirmed the update to Telegram (the
-    // host has it durably: the offset moves only after its ack).
-    std::int64_t say(const std::string& from, const std::string& text, const std::string& chat = "") {
-        auto id = bot.inject_text(from, text, chat);
-        BOOST_TEST_REQUIRE(bot.wait_until([&] { return bot.confirmed_offset() > id; }, 15s), "update " << id << " never confirmed");
-        return id;
-    }
     // The final (non-progress) texts the bot sent to `chat`, as the user sees them.
     std::vector<std::string> answers(const std::string& chat) {
         std::vector<std::string> out;
@@ -70,11 +53,6 @@ struct TelegramFixture : ChannelFixture {
     }
     bool wait_answer(const std::string& chat, const std::string& needle, std::chrono::milliseconds t = 20s) {
         return bot.wait_until([&] { return count_answers(chat, needle) > 0; }, t);
-    }
-    void pair_owner() {
-        auto code = pair();
-        say(kOwner, code);
-        BOOST_TEST_REQUIRE(wait_answer(kOwner, "Paired"));
     }
     // Nothing the bot sent or did reaches `chat`.
     void expect_nothing_to(const std::string& chat) {

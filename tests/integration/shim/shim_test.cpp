@@ -7,6 +7,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "daemon_fixture.hpp"
+#include "stdio_child.hpp"
 
 #include <boost/json.hpp>
 
@@ -35,119 +36,7 @@ namespace {
 fs::path shim_bin() { return bin_dir() / "coffer-mcp-shim"; }
 fs::path fake_bin() { return fs::path(COFFER_FAKE_DAEMON); }
 
-// A child with its stdin/stdout on pipes (stderr to a file).
-class Child {
-public:
-    Child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env, const fs::path& err_file) {
-        auto c = spawn_piped(argv, env, err_file);
-        BOOST_REQUIRE(c.pid > 0);
-        pid_ = c.pid;
-        in_ = c.in;
-        out_ = c.out;
-    }
-    ~Child() {
-        close_stdin();
-        if (pid_ > 0 && wait(3s) == -2) {
-            ::kill(pid_, SIGKILL);
-            wait(3s);
-        }
-        if (out_ >= 0) ::close(out_);
-    }
-
-    void send(const std::string& line) {
-        std::string l = line + "\n";
-        std::size_t off = 0;
-        while (off < l.size()) {
-            ssize_t n = ::write(in_, l.data() + off, l.size() - off);
-            BOOST_REQUIRE(n > 0);
-            off += static_cast<std::size_t>(n);
-        }
-    }
-    void close_stdin() {
-        if (in_ >= 0) ::close(in_);
-        in_ = -1;
-    }
-    // Writes `data` without blocking until the child has taken nothing for `stall`; returns how
-    // many bytes it took.
-    std::size_t send_until_stalled(const std::string& data, std::chrono::milliseconds stall) {
-        int fl = ::fcntl(in_, F_GETFL);
-        ::fcntl(in_, F_SETFL, fl | O_NONBLOCK);
-        std::size_t off = 0;
-        while (off < data.size()) {
-            ssize_t n = ::write(in_, data.data() + off, data.size() - off);
-            if (n > 0) {
-                off += static_cast<std::size_t>(n);
-                continue;
-            }
-            if (n < 0 && errno != EAGAIN) break;
-            pollfd p{in_, POLLOUT, 0};
-            if (::poll(&p, 1, static_cast<int>(stall.count())) == 0) break;
-        }
-        ::fcntl(in_, F_SETFL, fl);
-        return off;
-    }
-    int stdin_fd() const { return in_; }
-
-    // The next stdout line, or nullopt after `timeout`.
-    std::optional<std::string> line(std::chrono::milliseconds timeout = 5000ms) {
-        auto deadline = Clock::now() + timeout;
-        while (true) {
-            if (auto nl = buf_.find('\n'); nl != std::string::npos) {
-                std::string l = buf_.substr(0, nl);
-                buf_.erase(0, nl + 1);
-                return l;
-            }
-            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-            if (left <= 0) return std::nullopt;
-            pollfd p{out_, POLLIN, 0};
-            if (::poll(&p, 1, static_cast<int>(left)) <= 0) continue;
-            char chunk[65536];
-            ssize_t n = ::read(out_, chunk, sizeof chunk);
-            if (n <= 0) {
-                eof_ = true;
-                return std::nullopt;
-            }
-            buf_.append(chunk, static_cast<std::size_t>(n));
-        }
-    }
-
-    // Lines until one is a response with this id (others are kept in `seen`).
-    std::optional<json::value> response(int id, std::chrono::milliseconds timeout = 5000ms,
-                                        std::vector<json::value>* seen = nullptr) {
-        auto deadline = Clock::now() + timeout;
-        while (Clock::now() < deadline) {
-            auto l = line(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()));
-            if (!l) return std::nullopt;
-            auto v = parse(*l);
-            BOOST_TEST_REQUIRE(v.is_object(), "stdout line is not a JSON object: " << *l);
-            auto& o = v.get_object();
-            if (o.contains("id") && o["id"].is_int64() && o["id"].get_int64() == id &&
-                (o.contains("result") || o.contains("error")))
-                return v;
-            if (seen) seen->push_back(v);
-        }
-        return std::nullopt;
-    }
-
-    int wait(std::chrono::milliseconds timeout) {
-        if (pid_ <= 0) return exit_;
-        int rc = wait_pid(pid_, timeout);
-        if (rc != -2) {
-            exit_ = rc;
-            pid_ = -1;
-        }
-        return rc;
-    }
-    pid_t pid() const { return pid_; }
-    bool eof() const { return eof_; }
-
-private:
-    pid_t pid_ = -1;
-    int in_ = -1, out_ = -1;
-    std::string buf_;
-    bool eof_ = false;
-    int exit_ = -1;
-};
+using Child = StdioChild;  // tests/support/stdio_child.hpp
 
 std::string read_file(const fs::path& p) {
     std::ifstream in(p);

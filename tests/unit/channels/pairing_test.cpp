@@ -41,3 +41,21 @@ BOOST_AUTO_TEST_CASE(commands) {
     BOOST_TEST((parse_command("/unknown") == Command::none));
     BOOST_TEST((parse_command("hello /new") == Command::none));
 }
+
+BOOST_AUTO_TEST_CASE(permission_replies) {
+    auto yes = parse_permission_reply("  YES abcde ");
+    BOOST_TEST_REQUIRE(yes.has_value());
+    BOOST_TEST(yes->allow);
+    BOOST_TEST(yes->request_id == "abcde");
+    auto no = parse_permission_reply("n\tFGHIJ");
+    BOOST_TEST_REQUIRE(no.has_value());
+    BOOST_TEST(!no->allow);
+    BOOST_TEST(no->request_id == "fghij");
+    BOOST_TEST(!parse_permission_reply("yes abcdl"));     // no "l" in an id
+    BOOST_TEST(!parse_permission_reply("yes abcd"));      // five letters
+    BOOST_TEST(!parse_permission_reply("yes abcde x"));   // nothing after it
+    BOOST_TEST(!parse_permission_reply("yess abcde"));
+    BOOST_TEST(!parse_permission_reply("yesabcde"));
+    BOOST_TEST(!parse_permission_reply("yes ab1de"));
+    BOOST_TEST(!parse_permission_reply(""));
+}

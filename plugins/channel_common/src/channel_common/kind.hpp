@@ -9,9 +9,20 @@
 
 namespace coffer::channel_common {
 
+// Where a channel's messages go (the host's channel core reads it): "agent" (the default) needs
+// an `agent`; "session" goes to the MCP sessions that listen to the channel (ADR 0041).
+inline void validate_route(const boost::json::object& config, sdk::Validation& v) {
+    auto* d = config.if_contains("deliver");
+    bool session = d && d->is_string() && d->as_string() == "session";
+    if (!session && !config.contains("agent"))
+        v.fail("/agent", "the agent its messages go to is required (or deliver \"session\": to the agent sessions "
+                         "that listen to the channel)");
+}
+
 // Throws sdk::Error(COFFER_E_INVALID) with the errors `validate` finds in `config`.
 inline void require_valid(void (*validate)(const boost::json::object&, sdk::Validation&), const boost::json::object& config) {
     sdk::Validation v;
+    validate_route(config, v);
     validate(config, v);
     if (!v.ok()) throw sdk::Error(COFFER_E_INVALID, "config is invalid", boost::json::object{{"errors", v.errors()}});
 }
@@ -38,7 +49,10 @@ public:
     std::string name() const override { return name_; }
     std::string schema() const override { return schema_; }
     bool is_channel() const override { return true; }
-    void validate(const boost::json::object& config, sdk::Validation& v) override { validate_(config, v); }
+    void validate(const boost::json::object& config, sdk::Validation& v) override {
+        validate_route(config, v);
+        validate_(config, v);
+    }
     std::unique_ptr<sdk::Instance> create(const sdk::ResourceInfo& resource) override {
         require_valid(validate_, resource.config);
         return std::make_unique<Instance>(host_);
