@@ -50,7 +50,7 @@ int tools(Context& ctx, const Invocation& inv) {
         if (auto e = text_field(body, "live_error"); !e.empty() && !inv.flag("no-live"))
             ctx.out() << "note: " << server << " could not be asked now (" << e << "); showing remembered preferences\n";
         bool any = false;
-        for (auto* m : {"tools", "resources", "prompts"})
+        for (auto* m : {"tools", "resources", "prompts", "templates"})
             if (const auto* a = field(body, m).if_array(); a && !a->empty()) any = true;
         if (!any) {
             ctx.out() << server << " offers no tools, resources or prompts\n";
@@ -59,6 +59,7 @@ int tools(Context& ctx, const Invocation& inv) {
         print_section(ctx, body, "tools", "TOOL");
         print_section(ctx, body, "resources", "RESOURCE");
         print_section(ctx, body, "prompts", "PROMPT");
+        print_section(ctx, body, "templates", "TEMPLATE");
         ctx.out() << "new capabilities start " << (field(body, "auto_enable_new").is_bool() && !field(body, "auto_enable_new").get_bool()
                                                      ? "disabled"
                                                      : "enabled")
@@ -115,7 +116,7 @@ int invocations(Context& ctx, const Invocation& inv) {
 
 void register_mcp_curation_commands(Registry& r) {
     r.add({"mcp", "tools", "<name> [--no-live]",
-           "the server's tools, resources and prompts as clients see them (<name>__<tool>), each with its "
+           "the server's tools, resources, prompts and resource templates as clients see them (<name>__<tool>), each with its "
            "enabled flag; asks the server now unless --no-live (remembered preferences only)",
            {{"no-live", "", "do not contact the server; show the stored preferences"}}, 1, 1, tools});
     r.add({"mcp", "tool", "enable|disable <server> <tool>",
@@ -125,6 +126,10 @@ void register_mcp_curation_commands(Registry& r) {
            [](Context& c, const Invocation& i) { return toggle(c, i, "resource", "resources"); }});
     r.add({"mcp", "prompt", "enable|disable <server> <prompt>", "show or hide one prompt", {}, 3, 3,
            [](Context& c, const Invocation& i) { return toggle(c, i, "prompt", "prompts"); }});
+    r.add({"mcp", "template", "enable|disable <server> <uri-template>",
+           "show or hide one resource template; a disabled one also refuses reads of the URIs it describes "
+           "(unless the resource itself is listed and enabled)", {}, 3, 3,
+           [](Context& c, const Invocation& i) { return toggle(c, i, "template", "templates"); }});
     r.add({"mcp", "invocations", "[--server S] [--limit N]",
            "recent tool calls, resource reads and prompt gets: time, target, duration, outcome (never "
            "arguments or results)",

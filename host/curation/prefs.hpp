@@ -30,7 +30,7 @@ struct Entry {
 
 // One server's preferences; immutable once published.
 struct ServerPrefs {
-    std::array<std::map<std::string, Entry, std::less<>>, 3> by_type;
+    std::array<std::map<std::string, Entry, std::less<>>, kTypeCount> by_type;
     const Entry* find(Type t, std::string_view name) const;
     // Known: its flag. Never seen: the server's policy decides.
     bool enabled(Type t, std::string_view name, bool auto_enable) const;

@@ -42,7 +42,8 @@ bool auto_enable_of(const json::object& res) {
 }
 
 std::string exposed(Type t, const std::string& server, const std::string& name) {
-    return t == Type::resource ? mcp::names::prefix_uri(server, name) : mcp::names::join(server, name);
+    return t == Type::resource || t == Type::resource_template ? mcp::names::prefix_uri(server, name)
+                                                               : mcp::names::join(server, name);
 }
 
 Error invalid(const std::string& pointer, const std::string& message) {
@@ -61,9 +62,11 @@ core::Result<std::string> capability_name(const http::Request& r, Type t, const 
     std::string name(n->as_string());
     if (std::any_of(name.begin(), name.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
         return invalid("/name", "name must not contain control characters");
-    if (t == Type::resource) {
+    if (t == Type::resource || t == Type::resource_template) {
         if (auto s = mcp::names::unprefix_uri(name); s && s->server == server) name = std::string(s->name);
-        if (name.empty() || name.size() > kMaxUri) return invalid("/name", "a resource URI of 1 to 2048 characters");
+        if (name.empty() || name.size() > kMaxUri)
+            return invalid("/name", t == Type::resource ? "a resource URI of 1 to 2048 characters"
+                                                        : "a URI template of 1 to 2048 characters");
         return name;
     }
     auto prefix = server + std::string(mcp::names::kSeparator);
@@ -146,6 +149,7 @@ void add_curation_routes(api::Api& api, CurationDeps deps) {
                 out["tools"] = capability_list(*d, Type::tool, server, auto_enable, ok ? &live->tools : nullptr);
                 out["resources"] = capability_list(*d, Type::resource, server, auto_enable, ok ? &live->resources : nullptr);
                 out["prompts"] = capability_list(*d, Type::prompt, server, auto_enable, ok ? &live->prompts : nullptr);
+                out["templates"] = capability_list(*d, Type::resource_template, server, auto_enable, ok ? &live->templates : nullptr);
                 return api::Reply{200, std::move(out)};
             };
             if (r.query.count("live") && r.query.at("live") == "false") return done(answer(nullptr));
@@ -166,7 +170,7 @@ void add_curation_routes(api::Api& api, CurationDeps deps) {
                           auto t = curation::parse_type(p.at("type"));
                           if (!t)
                               return Error::make(core::code::not_found,
-                                                 "unknown capability type '" + p.at("type") + "': tools, resources or prompts");
+                                                 "unknown capability type '" + p.at("type") + "': tools, resources, prompts or templates");
                           auto res = find_server(*d, server);
                           if (!res) return res.error();
                           auto name = capability_name(r, *t, server);

@@ -7,6 +7,7 @@
 #include "core/clock.hpp"
 #include "curation/curation.hpp"
 #include "curation/invocations.hpp"
+#include "curation/uri_template.hpp"
 #include "mcp/jsonrpc.hpp"
 #include "mcp/names.hpp"
 #include "mcp/raw_json.hpp"
@@ -32,11 +33,12 @@ std::optional<Type> list_type(std::string_view method) {
     if (method == "tools/list") return Type::tool;
     if (method == "resources/list") return Type::resource;
     if (method == "prompts/list") return Type::prompt;
-    return std::nullopt;  // resource templates are not curated one by one
+    if (method == "resources/templates/list") return Type::resource_template;
+    return std::nullopt;
 }
 
 std::optional<std::string_view> original(Type t, std::string_view server, std::string_view exposed) {
-    if (t == Type::resource) {
+    if (t == Type::resource || t == Type::resource_template) {
         auto s = names::unprefix_uri(exposed);
         if (!s || s->server != server) return std::nullopt;
         return s->name;
@@ -80,6 +82,7 @@ std::string_view disabled_code(Type t) {
         case Type::tool: return "TOOL_DISABLED";
         case Type::resource: return "RESOURCE_DISABLED";
         case Type::prompt: return "PROMPT_DISABLED";
+        case Type::resource_template: return "TEMPLATE_DISABLED";
     }
     return "TOOL_DISABLED";
 }
@@ -91,11 +94,20 @@ bool Session::refuse_disabled(const std::shared_ptr<Exchange>& ex, const resourc
     auto t = curate::call_type(method);
     if (!t && method == "resources/subscribe") t = Type::resource;
     if (!t || !env_.curator) return false;
-    if (env_.curator->enabled(p.name, *t, original, p.auto_enable_new)) return false;
-    end_invocation(ex, curation::outcome::disabled, rpc::code::server_error);
-    fail(ex, rpc::code::server_error, curate::disabled_message(*t, exposed),
-         json::object{{"code", curate::disabled_code(*t)}, {"server", p.name}, {"name", original}});
-    return true;
+    auto refuse = [&](Type why, std::string_view name, const std::string& shown) {
+        end_invocation(ex, curation::outcome::disabled, rpc::code::server_error);
+        fail(ex, rpc::code::server_error, curate::disabled_message(why, shown),
+             json::object{{"code", curate::disabled_code(why)}, {"server", p.name}, {"name", name}});
+        return true;
+    };
+    if (!env_.curator->enabled(p.name, *t, original, p.auto_enable_new)) return refuse(*t, original, exposed);
+    // A URI the user never decided on is refused when a disabled template describes it.
+    if (*t == Type::resource)
+        if (auto prefs = env_.curator->server(p.name); prefs && !prefs->find(Type::resource, original))
+            for (auto& [tmpl, e] : prefs->by_type[static_cast<std::size_t>(Type::resource_template)])
+                if (!e.enabled && curation::uri_template_matches(tmpl, original))
+                    return refuse(Type::resource_template, tmpl, names::prefix_uri(p.name, tmpl));
+    return false;
 }
 
 void Session::begin_invocation(const std::shared_ptr<Exchange>& ex, const std::string& server, const std::string& target) {

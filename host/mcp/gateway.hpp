@@ -75,7 +75,7 @@ public:
     struct Listing {
         bool ok = false;
         std::string error;
-        std::vector<Listed> tools, resources, prompts;
+        std::vector<Listed> tools, resources, prompts, templates;
     };
     void probe(const std::string& server, std::function<void(Listing)> done);
 

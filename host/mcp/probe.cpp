@@ -29,7 +29,7 @@ struct ProbeJob final : LinkEvents, std::enable_shared_from_this<ProbeJob> {
     std::shared_ptr<Link> link;
     std::unique_ptr<boost::asio::steady_timer> timer;
     std::function<void()> closed;  // link_closed bookkeeping
-    int pending = 3;
+    int pending = 4;
     bool finished = false;
 
     void link_notification(Link&, Call*, std::string) override {}
@@ -63,8 +63,11 @@ struct ProbeJob final : LinkEvents, std::enable_shared_from_this<ProbeJob> {
             }
             std::string_view member = into == &self->out.tools       ? "tools"
                                       : into == &self->out.resources ? "resources"
+                                      : into == &self->out.templates ? "resourceTemplates"
                                                                      : "prompts";
-            std::string_view key = into == &self->out.resources ? "uri" : "name";
+            std::string_view key = into == &self->out.resources   ? "uri"
+                                   : into == &self->out.templates ? "uriTemplate"
+                                                                  : "name";
             std::vector<std::string_view> items;
             if (auto arr = raw::member(r, member); arr && raw::items(*arr, items))
                 for (auto item : items) {
@@ -101,6 +104,7 @@ void Gateway::probe(const std::string& server, std::function<void(Listing)> done
             env_.curator->observe(server, curation::Type::tool, names(listing.tools), auto_enable);
             env_.curator->observe(server, curation::Type::resource, names(listing.resources), auto_enable);
             env_.curator->observe(server, curation::Type::prompt, names(listing.prompts), auto_enable);
+            env_.curator->observe(server, curation::Type::resource_template, names(listing.templates), auto_enable);
         }
         done(std::move(listing));
     };
@@ -131,6 +135,7 @@ void Gateway::probe(const std::string& server, std::function<void(Listing)> done
         job->fetch("tools/list", &job->out.tools, {}, 0);
         job->fetch("resources/list", &job->out.resources, {}, 0);
         job->fetch("prompts/list", &job->out.prompts, {}, 0);
+        job->fetch("resources/templates/list", &job->out.templates, {}, 0);
     });
 }
 

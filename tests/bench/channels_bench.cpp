@@ -1,6 +1,7 @@
 // Channels (issue 14): through the out-of-tree channel_echo adapter in the real daemon —
-//   1. inbound message → the agent's main() begins (the message written to the adapter's socket
-//      until coffer-fake-agent starts), p50/p90 over sequential messages from the owner;
+//   1. inbound message → turn started (the message written to the adapter's socket until the core,
+//      on the orchestrator's turn.started, tells the adapter to show typing) and → the agent's
+//      main() begins (until coffer-fake-agent starts), p50/p90 over sequential messages from the owner;
 //   2. 1,000 inbound messages as fast as one client writes them through the owner gate (from
 //      strangers, so each is judged and dropped): messages per second until the last ACK, and
 //      whether every one was acknowledged and counted.
@@ -41,13 +42,17 @@ int main(int argc, char** argv) {
     c.msg("p", "42", "1001", code);
     c.until("SEND", "Paired");
 
-    std::vector<double> ms;
+    std::vector<double> ms, started;
     for (int i = 0; i < turns; ++i) {
         auto t0 = now_us();
         c.msg("m" + std::to_string(i), "42", "1001", "turn " + std::to_string(i) + " sleep=0");
+        c.until("TYPING");  // the core's first act once the orchestrator started the turn
+        started.push_back(static_cast<double>(now_us() - t0) / 1000.0);
         c.until("SEND", "echo: turn " + std::to_string(i) + " ");
         ms.push_back(static_cast<double>(last_start_us(log) - t0) / 1000.0);
     }
+    std::printf("channel inbound -> turn started (the adapter is told to show typing): p50 %.2f ms, p90 %.2f ms (n=%d)\n",
+                percentile(started, 0.5), percentile(started, 0.9), turns);
     std::printf("channel inbound -> agent main() begins: p50 %.2f ms, p90 %.2f ms (n=%d)\n", percentile(ms, 0.5),
                 percentile(ms, 0.9), turns);
 

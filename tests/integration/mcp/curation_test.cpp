@@ -303,6 +303,62 @@ BOOST_AUTO_TEST_CASE(preferences_survive_restarts_upgrades_and_absence) {
     }
 }
 
+// G-20 for resource templates: one template hidden from resources/templates/list, the reads of the
+// URIs it describes refused (while a listed resource stays readable), the choice kept across a
+// restart and undone from the CLI.
+BOOST_AUTO_TEST_CASE(a_resource_template_is_curated_one_by_one_and_survives_a_restart) {
+    TempDir dir;
+    auto vault = dir.path() / "vault";
+    auto tools_file = dir.path() / "tools.txt";
+    write_file(tools_file, "");
+    auto templates = [](McpClient& c) {
+        std::vector<std::string> out;
+        auto r = c.request("resources/templates/list").json;
+        for (auto& t : r.at("result").at("resourceTemplates").as_array()) out.emplace_back(t.at("uriTemplate").as_string());
+        return out;
+    };
+    auto read = [](McpClient& c, const std::string& uri) { return c.request("resources/read", json::object{{"uri", uri}}).json; };
+    {
+        Daemon d(vault);
+        BOOST_REQUIRE_MESSAGE(d.start(), d.log());
+        add_upstream(d, "up", tools_file);
+        McpClient c(d);
+        c.initialize();
+        BOOST_TEST(has(templates(c), "coffer://up/test://dynamic/{id}"));
+        BOOST_TEST(read(c, "coffer://up/test://dynamic/7").at("result").at("contents").at(0).at("text").as_string() == "dynamic 7");
+        auto caps = rest(d, "GET", "/api/v1/mcp/servers/up/capabilities", "", 200);
+        BOOST_REQUIRE(find_cap(caps, "templates", "test://dynamic/{id}"));
+        BOOST_TEST(find_cap(caps, "templates", "test://dynamic/{id}")->at("exposed_name").as_string() == "coffer://up/test://dynamic/{id}");
+
+        auto r = set_cap(d, "up", "templates", "disable", "coffer://up/test://dynamic/{id}");
+        BOOST_TEST(r.at("capability").at("type").as_string() == "template");
+        BOOST_TEST(!has(templates(c), "coffer://up/test://dynamic/{id}"));
+        auto refused = read(c, "coffer://up/test://dynamic/8");
+        BOOST_TEST(error_code(refused) == -32000);
+        BOOST_TEST(refused.at("error").at("data").at("code").as_string() == "TEMPLATE_DISABLED", json::serialize(refused));
+        BOOST_TEST(error_message(refused) == "Resource template coffer://up/test://dynamic/{id} is disabled");
+        // Not described by it (another path) and listed resources: still read.
+        BOOST_TEST(read(c, "coffer://up/test://static/hello").at("result").at("contents").at(0).at("text").as_string() == "hello world");
+        BOOST_TEST(error_code(read(c, "coffer://up/test://dynamic/8/more")) != -32000);
+        d.stop();
+    }
+    {
+        Daemon d(vault);
+        BOOST_REQUIRE_MESSAGE(d.start(), d.log());
+        McpClient c(d);
+        c.initialize();
+        BOOST_TEST(!has(templates(c), "coffer://up/test://dynamic/{id}"));
+        BOOST_TEST(read(c, "coffer://up/test://dynamic/9").at("error").at("data").at("code").as_string() == "TEMPLATE_DISABLED");
+        auto cli = d.cli({"mcp", "tools", "up", "--json"});
+        BOOST_TEST(cli.exit_code == 0, cli.out << cli.err);
+        BOOST_TEST(find_cap(parse(cli.out), "templates", "test://dynamic/{id}")->at("enabled").as_bool() == false);
+        cli = d.cli({"mcp", "template", "enable", "up", "test://dynamic/{id}"});
+        BOOST_TEST(cli.exit_code == 0, cli.out << cli.err);
+        BOOST_TEST(has(templates(c), "coffer://up/test://dynamic/{id}"));
+        BOOST_TEST(read(c, "coffer://up/test://dynamic/9").at("result").at("contents").at(0).at("text").as_string() == "dynamic 9");
+    }
+}
+
 BOOST_AUTO_TEST_CASE(auto_enable_new_false_starts_new_capabilities_disabled) {
     TempDir dir;
     auto tools_file = dir.path() / "tools.txt";
