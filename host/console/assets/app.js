@@ -105,7 +105,8 @@ pages.mcp = async (main, params) => {
       h('td', { class: 'muted' }, c.description || '')))))
       : h('p', { class: 'muted' }, 'none'));
   main.append(h('p', { class: 'muted' }, caps.live ? 'Listed live by the server.' : `Stored preferences (server not running${caps.live_error ? `: ${caps.live_error}` : ''}).`),
-    section('tools', caps.tools), section('prompts', caps.prompts), section('resources', caps.resources));
+    section('tools', caps.tools), section('prompts', caps.prompts), section('resources', caps.resources),
+    section('templates', caps.templates || []));
 };
 
 pages.invocations = async (main) => {
