@@ -51,6 +51,11 @@ test('coffer agent mcp install/uninstall, as the real CLIs see it', { timeout: 3
         assert.equal(r.code, 0, r.stderr);
         assert.match(r.stdout, /^\+\s+"coffer": \{/m);
         assert.equal(fs.readFileSync(claudeJson, 'utf8'), claudeBefore);
+        // IM channels into the agent's sessions: each --channel becomes the shim's own (ADR 0041).
+        r = await run(COFFER, ['--json', 'agent', 'mcp', 'install', 'claude_code', '--dry-run', '--channel', 'tg', '--channel', 'st'], sandbox);
+        assert.equal(r.code, 0, r.stderr);
+        assert.deepEqual(JSON.parse(r.stdout).entry.args, ['--agent', 'claude_code', '--channel', 'tg', '--channel', 'st']);
+        assert.equal(fs.readFileSync(claudeJson, 'utf8'), claudeBefore);
 
         for (const agent of ['claude_code', 'codex']) {
             r = await run(COFFER, ['--json', 'agent', 'mcp', 'install', agent], sandbox);
