@@ -198,7 +198,9 @@ BOOST_FIXTURE_TEST_CASE(a_429_on_send_pauses_the_chat_and_the_answer_still_arriv
         if (sends[i].status == 429) limited = i;
     BOOST_REQUIRE(limited + 1 < sends.size());
     auto gap = sends[limited + 1].at - sends[limited].at;
-    BOOST_TEST(gap >= 2s, "sent again after " << std::chrono::duration_cast<std::chrono::milliseconds>(gap).count() << " ms");
+    // retry_after 2 s, timed by the adapter from when it read the 429 (the stand-in stamps a call
+    // as it finishes it, so the two clocks may differ by a millisecond or two).
+    BOOST_TEST(gap >= 1950ms, "sent again after " << std::chrono::duration_cast<std::chrono::milliseconds>(gap).count() << " ms");
     BOOST_TEST(count_answers(kOwner, "echo: limited") == 1u);
     BOOST_TEST(counter("send_failed") == 0);
     BOOST_TEST(status().at("status").at("plugin").at("counters").at("rate_limited").as_int64() == 1);
