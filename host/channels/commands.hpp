@@ -11,6 +11,10 @@ namespace coffer::channels {
 
 enum class Command { none, new_conversation, stop, status, help };
 
+// `text` without the white space around it (how every chat message is read for a command, a
+// pairing code or a permission answer).
+std::string_view trim_space(std::string_view text);
+
 Command parse_command(std::string_view text);
 std::string_view help_text();
 

@@ -1,5 +1,6 @@
 #include "channels/pairing.hpp"
 
+#include "channels/commands.hpp"
 #include "core/random.hpp"
 
 #include <coffer/sha256.hpp>
@@ -19,8 +20,7 @@ std::string new_code() {
 }
 
 std::string code_candidate(std::string_view text) {
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+    text = trim_space(text);
     if (text.size() != kCodeLength) return {};
     std::string out;
     for (char c : text) {

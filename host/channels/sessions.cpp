@@ -33,14 +33,13 @@ void Service::to_session(Live& l, const InboxRow& row) {
     if (answer_permission(l, row)) return;
     auto it = listeners_.find(l.adapter.name);
     if (it != listeners_.end()) {
+        mcp::ChannelMessage m{l.adapter.name, row.chat,        row.key, {}, row.text,
+                              row.thread.value_or(std::string()), core::now_iso()};
+        if (auto owner = store_.owner(l.adapter.uid); owner && *owner) m.sender_name = (*owner)->sender_name;
         auto& v = it->second;
         for (auto w = v.rbegin(); w != v.rend(); ++w) {  // the newest first
             auto listener = w->lock();
-            if (!listener) continue;
-            mcp::ChannelMessage m{l.adapter.name, row.chat,        row.key, {}, row.text,
-                                  row.thread.value_or(std::string()), core::now_iso()};
-            if (auto owner = store_.owner(l.adapter.uid); owner && *owner) m.sender_name = (*owner)->sender_name;
-            if (!listener->deliver(m)) continue;
+            if (!listener || !listener->deliver(m)) continue;
             if (auto r = store_.set_status(row.channel_uid, row.key, "delivered"); !r)
                 core::log::error("cannot record a channel message as delivered", {{"channel", l.adapter.name}, {"error", r.error().message}});
             ++l.counters.forwarded;

@@ -105,10 +105,12 @@ void Session::channel_message(const ChannelMessage& m) {
 }
 
 void Session::channel_reply(const std::shared_ptr<Exchange>& ex, const json::object& args) {
-    auto tool_error = [&](const std::string& why) {
-        end_invocation(ex, curation::outcome::tool_error, std::nullopt);
-        answer(ex, rpc::result(ex->id, bridge::result(ex->version, "tools/call", builtin::text_result(why, true))));
+    // The tool's one text block, logged as a tool error or a success.
+    auto respond = [](Session& s, const std::shared_ptr<Exchange>& ex, const std::string& text, bool error) {
+        s.end_invocation(ex, error ? curation::outcome::tool_error : curation::outcome::ok, std::nullopt);
+        s.answer(ex, rpc::result(ex->id, bridge::result(ex->version, "tools/call", builtin::text_result(text, error))));
     };
+    auto tool_error = [&](const std::string& why) { respond(*this, ex, why, true); };
     auto text_of = [&](const char* key) {
         auto* v = args.if_contains(key);
         return v && v->is_string() ? std::string(v->as_string()) : std::string();
@@ -126,16 +128,11 @@ void Session::channel_reply(const std::shared_ptr<Exchange>& ex, const json::obj
     auto text = text_of("text");
     if (chat.empty()) return tool_error("chat_id is required: the chat_id of the <channel> message you answer");
     if (text.empty()) return tool_error("text is required");
-    env_.channels->reply(channel, chat, text, [net = env_.net, w = weak_from_this(), ex](std::string error) {
-        boost::asio::post(net, [w, ex, error] {
+    env_.channels->reply(channel, chat, text, [net = env_.net, w = weak_from_this(), ex, respond](std::string error) {
+        boost::asio::post(net, [w, ex, error, respond] {
             auto s = w.lock();
             if (!s || s->closed() || ex->done) return;
-            if (!error.empty()) {
-                s->end_invocation(ex, curation::outcome::tool_error, std::nullopt);
-                return s->answer(ex, rpc::result(ex->id, bridge::result(ex->version, "tools/call", builtin::text_result("not sent: " + error, true))));
-            }
-            s->end_invocation(ex, curation::outcome::ok, std::nullopt);
-            s->answer(ex, rpc::result(ex->id, bridge::result(ex->version, "tools/call", builtin::text_result("sent", false))));
+            respond(*s, ex, error.empty() ? std::string("sent") : "not sent: " + error, !error.empty());
         });
     });
 }
