@@ -6,10 +6,12 @@
 
 namespace coffer::http {
 
-bool Admission::evict_one() {
-    for (auto* o : seats_) {
-        if (o->busy()) continue;
-        o->evict();  // erases its seat: stop iterating
+bool Admission::evict_one(Clock::time_point idle_before) {
+    for (auto& place : seats_) {
+        if (place.occupant->busy()) continue;
+        // Idle seats are in the order they went idle: the first idle one is the oldest.
+        if (place.idle_since >= idle_before) return false;
+        place.occupant->evict();  // erases its seat: stop iterating
         return true;
     }
     return false;

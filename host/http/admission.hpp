@@ -21,22 +21,33 @@ public:
 };
 
 class Admission {
+    struct Place {
+        Occupant* occupant;
+        std::chrono::steady_clock::time_point idle_since;
+    };
+
 public:
-    using Seat = std::list<Occupant*>::iterator;
+    using Clock = std::chrono::steady_clock;
+    using Seat = std::list<Place>::iterator;
 
     explicit Admission(std::size_t cap) : cap_(cap == 0 ? 1 : cap) {}
 
     bool full() const { return seats_.size() >= cap_; }
     std::size_t size() const { return seats_.size(); }
-    Seat enter(Occupant& o) { return seats_.insert(seats_.end(), &o); }  // the newest idle one
-    void idle(Seat s) { seats_.splice(seats_.end(), seats_, s); }       // idle from now on
+    Seat enter(Occupant& o) { return seats_.insert(seats_.end(), {&o, Clock::now()}); }  // the newest idle one
+    void idle(Seat s) {  // idle from now on
+        s->idle_since = Clock::now();
+        seats_.splice(seats_.end(), seats_, s);
+    }
     void leave(Seat s) { seats_.erase(s); }
-    // Closes the connection idle the longest; false when every connection is busy.
-    bool evict_one();
+    // Closes the connection idle the longest, if it has been idle since before `idle_before`
+    // (a connection just accepted has not had the time to send its request); false when every
+    // connection is busy or idle too briefly.
+    bool evict_one(Clock::time_point idle_before = Clock::time_point::max());
 
 private:
     std::size_t cap_;
-    std::list<Occupant*> seats_;  // the one idle the longest first
+    std::list<Place> seats_;  // the one idle the longest first
 };
 
 // How long to pause accepting after accept() failed for want of a resource: 50 ms, doubling to 1 s.

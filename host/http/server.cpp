@@ -38,6 +38,9 @@ constexpr auto kLingerTimeout = std::chrono::seconds(3);
 constexpr auto kWarnEvery = std::chrono::seconds(10);    // at most one warning of a kind per period
 constexpr int kRetriesAfterEviction = 4;                 // accept() retried at once after making room
 constexpr int kRetriesAfterTransient = 64;               // … after per-connection errors, in a row
+// Out of descriptors, a connection is closed for room only once it has been idle this long: one
+// just accepted has not yet had the time to send its request (its client may be the one waiting).
+constexpr std::chrono::milliseconds kEvictionGrace{100};
 
 void parse_target(Request& r) {
     auto u = boost::urls::parse_origin_form(r.target);
@@ -528,7 +531,8 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
         if (kind == AcceptFailure::transient && failures <= kRetriesAfterTransient) return accept();
         // Out of descriptors: closing the connection idle the longest frees one for the client
         // waiting; when nothing can be closed (or that did not help), pause instead of spinning.
-        if (kind == AcceptFailure::exhausted && failures <= kRetriesAfterEviction && shared->admission.evict_one())
+        if (kind == AcceptFailure::exhausted && failures <= kRetriesAfterEviction &&
+            shared->admission.evict_one(Admission::Clock::now() - kEvictionGrace))
             return accept();
         auto delay = backoff.next();
         shared->accept_failed.warn("http accept failed; pausing before accepting again",

@@ -7,6 +7,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "daemon_fixture.hpp"
+#include "eventually.hpp"
 #include "raw_conn.hpp"
 
 #include <sys/resource.h>
@@ -188,7 +189,9 @@ BOOST_AUTO_TEST_CASE(out_of_descriptors_the_accept_loop_backs_off_and_recovers) 
     rlimit now{};
     BOOST_REQUIRE(::prlimit(pid, RLIMIT_NOFILE, nullptr, &now) == 0);
     rlimit low = now;
-    low.rlim_cur = static_cast<rlim_t>(open_fds(pid) + 8);
+    const int baseline = open_fds(pid);
+    const int limit = baseline + 8;
+    low.rlim_cur = static_cast<rlim_t>(limit);
     BOOST_REQUIRE(::prlimit(pid, RLIMIT_NOFILE, &low, nullptr) == 0);
 
     // A: idle connections beyond the limit. Accepting fails with EMFILE; the daemon closes the
@@ -208,16 +211,23 @@ BOOST_AUTO_TEST_CASE(out_of_descriptors_the_accept_loop_backs_off_and_recovers) 
         BOOST_TEST(r.status == 200, d.log());
     }
 
+    // The flood's connections are all closed by now; wait until the daemon has let them go.
+    BOOST_REQUIRE_MESSAGE(eventually([&] { return open_fds(pid) <= baseline; }, 10s),
+                          "the daemon still holds " << open_fds(pid) - baseline << " flood connections");
+
     // B: every descriptor held by a stream (in flight, never closed to make room): the daemon
-    // waits on a timer, without spinning, and serves the waiting client once streams end.
+    // waits on a timer, without spinning, and serves the waiting client once streams end. A
+    // stream that does not start is kept (closing it could free a descriptor); it counts as the
+    // end of the descriptors only when the daemon holds all it may — on a loaded machine a stream
+    // can just be slow to start.
     std::vector<RawConn> streams;
-    for (int i = 0; i < 24; ++i) {
-        auto s = open_stream(d);
-        if (!stream_started(s, 1500ms)) break;
-        streams.push_back(std::move(s));
+    bool exhausted = false;
+    for (int i = 0; i < 24 && !exhausted; ++i) {
+        streams.push_back(open_stream(d));
+        exhausted = !stream_started(streams.back(), 1500ms) && open_fds(pid) >= limit;
     }
-    BOOST_REQUIRE(!streams.empty());
-    BOOST_REQUIRE_MESSAGE(streams.size() < 24, "the descriptors never ran out");
+    BOOST_REQUIRE_MESSAGE(exhausted, "the descriptors never ran out");
+    BOOST_REQUIRE(streams.size() > 1);
     auto waiting = std::async(std::launch::async, [&d] { return d.call("GET", "/api/v1/daemon/status").status; });
     std::this_thread::sleep_for(300ms);
     auto before = cpu_time(pid);

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <memory>
+#include <thread>
 #include <vector>
 
 using namespace coffer::http;
@@ -54,6 +55,33 @@ BOOST_AUTO_TEST_CASE(busy_connections_are_never_closed_for_room) {
     y.in_flight = false;
     BOOST_TEST(a.evict_one());
     BOOST_TEST(y.closed);
+}
+
+BOOST_AUTO_TEST_CASE(a_connection_idle_too_briefly_is_not_closed_for_room) {
+    Admission a(4);
+    Conn old(a);
+    std::this_thread::sleep_for(milliseconds(2));
+    auto between = Admission::Clock::now();
+    std::this_thread::sleep_for(milliseconds(2));
+    Conn young(a);
+    // Only what went idle before the bound may go, oldest first; then nothing more.
+    BOOST_TEST(a.evict_one(between));
+    BOOST_TEST(old.closed);
+    BOOST_TEST(!a.evict_one(between));
+    BOOST_TEST(!young.closed);
+    // A busy connection going idle again counts from then.
+    young.in_flight = true;
+    Conn other(a);
+    young.in_flight = false;
+    std::this_thread::sleep_for(milliseconds(2));
+    a.idle(young.seat);
+    auto later = Admission::Clock::now() + milliseconds(1);
+    BOOST_TEST(a.evict_one(later));
+    BOOST_TEST(other.closed);
+    BOOST_TEST(!young.closed);
+    BOOST_TEST(a.evict_one(later));
+    BOOST_TEST(young.closed);
+    BOOST_TEST(!a.evict_one());
 }
 
 BOOST_AUTO_TEST_CASE(a_zero_cap_is_one) {
