@@ -119,24 +119,84 @@ private:
     bool done_ = false;
 };
 
+// One SSE stream of Streamable HTTP (a POST's answer, or the GET stream). With --resumable its
+// events carry ids `<stream>-<n>` and are kept, so a GET with Last-Event-ID replays what followed
+// on a new connection; with --cut-stream-after N its first connection is closed after N events
+// (a `retry` field first) without ending the stream. Messages sent while no connection carries
+// the stream are kept for a resumption (resumable) or lost.
+class Stream : public Peer {
+public:
+    Stream(const Options& o, int number, std::shared_ptr<Writer> w, bool end_on_final)
+        : opts_(o), number_(number), w_(std::move(w)), end_on_final_(end_on_final) {
+        if (opts_.resumable) write("id: " + std::to_string(number_) + "-0\ndata:\n\n");
+    }
+    void send(const std::string& message, bool final) override {
+        std::string ev;
+        if (opts_.resumable) ev = "id: " + std::to_string(number_) + "-" + std::to_string(++seq_) + "\n";
+        ev += "event: message\ndata: " + message + "\n\n";
+        if (opts_.resumable) kept_.emplace_back(seq_, ev);
+        if (final && end_on_final_) ended_ = true;
+        write(ev);
+    }
+    // A new connection for this stream, after event `after`.
+    void resume(std::shared_ptr<Writer> w, long after) {
+        w_ = std::move(w);
+        int replayed = 0;
+        for (auto& [seq, ev] : kept_)
+            if (seq > after) {
+                w_->write(ev);
+                ++replayed;
+            }
+        std::cerr << "resumed stream " << number_ << " after event " << after << ": " << replayed << " replayed"
+                  << std::endl;
+        if (ended_) w_->close_after();
+    }
+    bool ended() const { return ended_; }
+
+private:
+    void write(const std::string& ev) {
+        if (!w_ || w_->closed()) return;
+        w_->write(ev);
+        ++written_;
+        if (ended_) {
+            w_->close_after();
+        } else if (!cut_ && opts_.cut_after > 0 && written_ >= opts_.cut_after) {
+            cut_ = true;
+            w_->write("retry: " + std::to_string(opts_.cut_retry_ms) + "\n\n");
+            w_->close_after();
+            std::cerr << "cut stream " << number_ << " after " << written_ << " events" << std::endl;
+        }
+    }
+
+    const Options& opts_;
+    int number_;
+    std::shared_ptr<Writer> w_;
+    bool end_on_final_;
+    long seq_ = 0;
+    int written_ = 0;
+    bool cut_ = false, ended_ = false;
+    std::vector<std::pair<long, std::string>> kept_;
+};
+
 // Drops whatever it gets (the client sent a notification or response: nothing relates to it).
 class NullPeer : public Peer {
 public:
     void send(const std::string&, bool) override {}
 };
 
-// Forwards to the session's GET stream while one is open.
+// Forwards to the session's GET stream (a stream without a connection drops or keeps it).
 class BroadcastPeer : public Peer {
 public:
     void send(const std::string& message, bool final) override {
-        if (stream && !stream->closed()) stream->send(message, final);
+        if (stream) stream->send(message, final);
     }
-    std::shared_ptr<SsePeer> stream;
+    std::shared_ptr<Peer> stream;
 };
 
 struct McpSession {
     std::unique_ptr<Server> server;
     std::shared_ptr<BroadcastPeer> broadcast = std::make_shared<BroadcastPeer>();
+    std::map<int, std::shared_ptr<Stream>> streams;  // by number, while they may be resumed
 };
 
 class HttpServer {
@@ -177,9 +237,23 @@ private:
         if (req.method() == http::verb::get) {
             auto it = sessions_.find(sid);
             if (it == sessions_.end()) co_return simple(s, sid.empty() ? 400 : 404, sid.empty() ? "Bad Request" : "Not Found");
+            auto& ms = it->second;
+            std::string last(req["Last-Event-ID"]);
+            std::shared_ptr<Stream> resumed;
+            if (!last.empty()) {
+                auto dash = last.find('-');
+                auto found = dash == std::string::npos ? ms.streams.end() : ms.streams.find(std::atoi(last.c_str()));
+                if (found == ms.streams.end()) co_return simple(s, 404, "Not Found");
+                resumed = found->second;
+            }
             auto w = std::make_shared<Writer>(s);
             w->write(head(200, "OK", "text/event-stream", "", std::nullopt));
-            it->second.broadcast->stream = std::make_shared<SsePeer>(w, false);
+            if (resumed) {
+                resumed->resume(w, std::atol(last.c_str() + last.find('-') + 1));
+            } else {
+                auto stream = open_stream(ms, w, false);
+                ms.broadcast->stream = stream;
+            }
             co_await watch(s, w);
             co_return;
         }
@@ -206,7 +280,7 @@ private:
         if (method->as_string() == "tools/call") {  // may stream notifications first
             auto w = std::make_shared<Writer>(s);
             w->write(head(200, "OK", "text/event-stream", sid, std::nullopt));
-            peer = std::make_shared<SsePeer>(w, true);
+            peer = open_stream(it->second, w, true);
         } else {
             peer = std::make_shared<JsonPeer>(s, sid);
         }
@@ -239,6 +313,16 @@ private:
         simple(s, 405, "Method Not Allowed");
     }
 
+    std::shared_ptr<Stream> open_stream(McpSession& ms, std::shared_ptr<Writer> w, bool end_on_final) {
+        int number = next_stream_++;
+        auto stream = std::make_shared<Stream>(opts_, number, std::move(w), end_on_final);
+        if (opts_.resumable) {
+            ms.streams[number] = stream;
+            while (ms.streams.size() > 64) ms.streams.erase(ms.streams.begin());
+        }
+        return stream;
+    }
+
     // Notices when the client goes away from a long-lived stream.
     asio::awaitable<void> watch(Socket s, std::shared_ptr<Writer> w) {
         char b[256];
@@ -254,6 +338,7 @@ private:
     bool legacy_;
     std::map<std::string, McpSession> sessions_;
     int next_session_ = 1;
+    int next_stream_ = 1;
 };
 
 }  // namespace

@@ -13,6 +13,10 @@
 //   --require-env NAME=SHA256     stdio: exit 3 at start unless $NAME is set to a value with that
 //                                 SHA-256 (hex); proves a credential arrived without naming it
 //   --require-header NAME=SHA256  HTTP: answer 401 unless the request has header NAME with such a value
+//   --resumable         HTTP: number and keep SSE events; GET with Last-Event-ID resumes a stream
+//   --cut-stream-after N  HTTP: close the first connection of every SSE stream after N events,
+//                       with a `retry` field first, without ending the stream
+//   --cut-retry-ms MS   the `retry` sent before such a cut (default 50)
 #include "http_server.hpp"
 #include "server.hpp"
 
@@ -80,6 +84,9 @@ int main(int argc, char** argv) {
         else if (a == "--init-delay") opts.init_delay_ms = std::atoi(next().c_str());
         else if (a == "--tools-file") opts.tools_file = next();
         else if (a == "--calls-log") opts.calls_log = next();
+        else if (a == "--resumable") opts.resumable = true;
+        else if (a == "--cut-stream-after") opts.cut_after = std::atoi(next().c_str());
+        else if (a == "--cut-retry-ms") opts.cut_retry_ms = std::atoi(next().c_str());
         else if (a == "--stderr") std::cerr << next() << std::endl;
         else if (a == "--exit-at-start") std::exit(std::atoi(next().c_str()));
         else if (a == "--require-env" || a == "--require-header") {

@@ -40,6 +40,14 @@ struct Options {
     // Every tools/call appends its tool name as a line here before it runs (the upstream's own
     // record of what it ran, e.g. to prove a call ran once or twice).
     std::string calls_log;
+    // Streamable HTTP: SSE events carry ids and are kept, so a GET with Last-Event-ID resumes a
+    // stream on a new connection (after a priming event with an id and no data).
+    bool resumable = false;
+    // Streamable HTTP: the first connection of every SSE stream (a POST's answer or the GET
+    // stream) is closed after this many events — a `retry` field first — without ending the
+    // stream (0: never).
+    int cut_after = 0;
+    int cut_retry_ms = 50;
 };
 
 using coffer::sha256_hex;  // lower-case hex SHA-256 of a text (coffer/sha256.hpp)

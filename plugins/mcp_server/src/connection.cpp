@@ -498,6 +498,11 @@ void Connection::on_send_failed(std::int64_t id, std::string error) {
     finish(id, {}, Failure{err::kUnavailable, who() + ": " + error, std::string(reason::http_error), {}}.text());
 }
 
+bool Connection::awaiting(std::int64_t id) const {
+    if (state_ == State::closed) return false;
+    return pending_.count(id) != 0 || (state_ == State::starting && id == init_id_);
+}
+
 void Connection::on_closed(std::string error, bool runner_missing) {
     if (state_ == State::closed) return;
     auto keep = shared_from_this();

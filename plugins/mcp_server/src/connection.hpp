@@ -116,6 +116,7 @@ private:
     void on_message(std::string_view text, std::optional<std::int64_t> context) override;
     void on_send_failed(std::int64_t id, std::string error) override;
     void on_closed(std::string error, bool runner_missing) override;
+    bool awaiting(std::int64_t id) const override;
 
     std::shared_ptr<Upstream> up_;
     std::shared_ptr<const ServerConfig> cfg_;

@@ -106,9 +106,15 @@ struct Reply {
     bool sse = false;
     std::string body;  // unless streamed as SSE
     std::optional<long> retry;  // the stream's last `retry` field
+    std::string last_event_id;  // the stream's last event id ("" when it gave none)
 };
 
-using SseHandler = std::function<void(const SseEvent&)>;
+// Called for each event of an SSE answer; false stops reading it (the connection is dropped).
+using SseHandler = std::function<bool(const SseEvent&)>;
+
+// A response stream that broke before its answer is resumed (GET with Last-Event-ID) at most
+// this many times in a row without bringing a new event.
+constexpr int kMaxFruitlessResumes = 5;
 
 class HttpTransport final : public Transport, public std::enable_shared_from_this<HttpTransport> {
 public:
@@ -184,7 +190,8 @@ private:
         ev_->on_message(text, context);
     }
 
-    http::request<http::string_body> make_request(const Target& t, http::verb verb, std::string body) const {
+    http::request<http::string_body> make_request(const Target& t, http::verb verb, std::string body,
+                                                  const std::string& last_event_id) const {
         http::request<http::string_body> req{verb, t.path, 11};
         req.set(http::field::host, t.host_header);
         req.set(http::field::user_agent, "coffer-mcp-gateway/0.1");
@@ -196,6 +203,7 @@ private:
         } else if (verb == http::verb::get) {
             req.set(http::field::accept, "text/event-stream");
             req.set(http::field::cache_control, "no-cache");
+            if (!last_event_id.empty()) req.set("Last-Event-ID", last_event_id);
         }
         if (!session_id_.empty() && mode_ != Mode::legacy && mode_ != Mode::legacy_connecting)
             req.set("Mcp-Session-Id", session_id_);
@@ -205,10 +213,12 @@ private:
     }
 
     // One request on a fresh connection. SSE answers are streamed to `on_sse`; anything else is
-    // collected in Reply::body. `deadline` bounds the whole exchange (else only the connect).
+    // collected in Reply::body. `deadline` bounds the whole exchange (else only the connect). A GET
+    // with `last_event_id` resumes the stream that event was on.
     asio::awaitable<Reply> exchange(Target t, http::verb verb, std::string body, SseHandler on_sse,
-                                    std::optional<std::chrono::milliseconds> deadline = std::nullopt) {
-        auto req = make_request(t, verb, std::move(body));
+                                    std::optional<std::chrono::milliseconds> deadline = std::nullopt,
+                                    std::string last_event_id = {}) {
+        auto req = make_request(t, verb, std::move(body), last_event_id);
         tcp::resolver resolver(rt_.io());
         auto endpoints = co_await resolver.async_resolve(t.host, t.port, use_awaitable);
         auto connect_limit = deadline.value_or(cfg_->timeout);
@@ -247,6 +257,10 @@ private:
         if (!sid.empty() && r.status / 100 == 2) session_id_ = std::string(sid);
         bool stream = r.sse && r.status / 100 == 2 && on_sse;
         SseParser parser;
+        bool more = true;
+        auto each = [&](const SseEvent& e) {
+            if (more && !on_sse(e)) more = false;
+        };
         std::vector<char> chunk(16384);
         while (!p.is_done()) {
             p.get().body().data = chunk.data();
@@ -256,8 +270,8 @@ private:
             if (ec == http::error::need_buffer) ec = {};
             std::size_t n = chunk.size() - p.get().body().size;
             if (stream) {
-                if (n && !parser.feed(std::string_view(chunk.data(), n), on_sse)) break;
-                if (closed_) break;
+                if (n && !parser.feed(std::string_view(chunk.data(), n), each)) break;
+                if (closed_ || !more) break;
             } else {
                 r.body.append(chunk.data(), n);
                 if (r.body.size() > kMaxBody) throw std::runtime_error("the upstream's answer is larger than 64 MiB");
@@ -268,6 +282,7 @@ private:
             }
         }
         r.retry = parser.retry_ms();
+        r.last_event_id = parser.last_event_id();
         co_return r;
     }
 
@@ -282,6 +297,7 @@ private:
             auto* raw = self.get();
             r = co_await self->exchange(t, http::verb::post, body, [raw, id](const SseEvent& e) {
                 if (e.type == "message") raw->deliver(e.data, id);
+                return true;
             });
         } catch (const std::exception& e) {
             error = e.what();
@@ -300,7 +316,11 @@ private:
         if (ok) {
             if (probing) self->mode_ = Mode::streamable;
             if (!r.sse) self->deliver(r.body, id);
-            // Answered by now, or never on this stream (no resumption): a no-op when answered.
+            else if (id && self->ev_->awaiting(*id)) {  // the stream broke before its answer
+                co_await resume(self, *id, std::move(r.last_event_id), r.retry);
+                co_return;
+            }
+            // Answered by now: a no-op.
             if (id && !self->closed_ && !self->failed_)
                 self->ev_->on_send_failed(*id, r.sse ? "the upstream ended the response stream without answering"
                                                      : "the upstream's HTTP answer carried no JSON-RPC response");
@@ -338,9 +358,10 @@ private:
         std::string error;
         try {
             r = co_await self->exchange(self->base_, http::verb::get, {}, [raw](const SseEvent& e) {
-                if (raw->closed_ || raw->failed_) return;
+                if (raw->closed_ || raw->failed_) return false;
                 if (e.type == "endpoint") raw->legacy_endpoint(std::string(e.data));
                 else if (e.type == "message") raw->deliver(e.data, std::nullopt);
+                return true;
             });
         } catch (const std::exception& e) {
             error = e.what();
@@ -381,29 +402,44 @@ private:
     }
 
     // Streamable HTTP: the optional GET stream for messages the server sends unprompted
-    // (list_changed, requests). Reconnects with a bounded backoff; stops on 404/405.
+    // (list_changed, requests). Reconnects with a bounded backoff, resuming after the last event
+    // seen when the upstream numbers its events (nothing it still buffers is lost); stops on
+    // 404/405.
     static asio::awaitable<void> get_stream(std::shared_ptr<HttpTransport> self) {
         auto* raw = self.get();
         int failures = 0;
+        std::string last_id;
         while (!self->closed_ && !self->failed_) {
             bool got = false;
             long retry_ms = 1000;
             Reply r;
             bool broke = false;
             try {
-                r = co_await self->exchange(self->base_, http::verb::get, {}, [raw, &got, &retry_ms](const SseEvent& e) {
-                    if (e.retry) retry_ms = *e.retry;
-                    if (e.type == "message" && !e.data.empty()) {
-                        got = true;
-                        raw->deliver(e.data, std::nullopt);
-                    }
-                });
+                r = co_await self->exchange(
+                    self->base_, http::verb::get, {},
+                    [raw, &got, &retry_ms, &last_id](const SseEvent& e) {
+                        if (e.retry) retry_ms = *e.retry;
+                        if (!e.id.empty()) last_id = std::string(e.id);
+                        if (e.type == "message" && !e.data.empty()) {
+                            got = true;
+                            raw->deliver(e.data, std::nullopt);
+                        }
+                        return true;
+                    },
+                    std::nullopt, last_id);
             } catch (const std::exception&) {
                 broke = true;
             }
             if (self->closed_ || self->failed_) co_return;
-            if (!broke && (r.status / 100 != 2 || !r.sse)) co_return;  // no stream offered
-            if (r.retry) retry_ms = *r.retry;  // also from an event without data
+            if (!broke && (r.status / 100 != 2 || !r.sse)) {
+                if (!last_id.empty() && r.status != 405) {  // that stream is gone: start a new one
+                    last_id.clear();
+                    continue;
+                }
+                co_return;  // no stream offered
+            }
+            if (!r.last_event_id.empty()) last_id = r.last_event_id;  // also from an event without data
+            if (r.retry) retry_ms = *r.retry;
             failures = got ? 0 : failures + 1;
             if (failures > 8) co_return;
             long wait = retry_ms;
@@ -414,6 +450,59 @@ private:
             boost::system::error_code ec;
             co_await timer.async_wait(asio::redirect_error(use_awaitable, ec));
         }
+    }
+
+    // The response stream of request `id` ended before its answer: resume it with GET and
+    // Last-Event-ID, as often as the upstream keeps bringing new events, respecting its `retry`.
+    // The request fails only when resumption is impossible (no event id, the upstream refuses, or
+    // it stops making progress).
+    static asio::awaitable<void> resume(std::shared_ptr<HttpTransport> self, std::int64_t id, std::string last_id,
+                                        std::optional<long> retry) {
+        auto* raw = self.get();
+        int fruitless = 0;
+        std::string why = "the upstream gave no event id to resume it from";
+        while (!last_id.empty() && fruitless < kMaxFruitlessResumes) {
+            long wait = retry.value_or(0);
+            if (fruitless > 0) wait = std::min(std::max(wait, 250L) << (fruitless - 1), 5000L);
+            if (wait > 0) {
+                asio::steady_timer timer(self->rt_.io());
+                CloseGuard guard(*self, [&timer] { timer.cancel(); });
+                timer.expires_after(std::chrono::milliseconds(wait));
+                boost::system::error_code ec;
+                co_await timer.async_wait(asio::redirect_error(use_awaitable, ec));
+            }
+            if (self->closed_ || self->failed_ || !self->ev_->awaiting(id)) co_return;
+            Reply r;
+            try {
+                r = co_await self->exchange(
+                    self->base_, http::verb::get, {},
+                    [raw, id](const SseEvent& e) {
+                        if (e.type == "message") raw->deliver(e.data, id);
+                        return raw->ev_->awaiting(id);  // answered: drop the connection
+                    },
+                    std::nullopt, last_id);
+            } catch (const std::exception& e) {
+                why = e.what();
+                ++fruitless;
+                continue;
+            }
+            if (self->closed_ || self->failed_ || !self->ev_->awaiting(id)) co_return;
+            if (r.status / 100 != 2 || !r.sse) {
+                auto m = rpc_error_message(r.body);
+                why = "the upstream answered HTTP " + std::to_string(r.status) + " " + r.reason + (m.empty() ? "" : ": " + m);
+                break;
+            }
+            if (r.retry) retry = r.retry;
+            if (!r.last_event_id.empty() && r.last_event_id != last_id) {
+                last_id = std::move(r.last_event_id);
+                fruitless = 0;
+            } else {
+                why = "the resumed stream brought nothing new";
+                ++fruitless;
+            }
+        }
+        if (self->closed_ || self->failed_ || !self->ev_->awaiting(id)) co_return;
+        self->ev_->on_send_failed(id, "the response stream ended before the answer and could not be resumed: " + why);
     }
 
     static asio::awaitable<void> delete_session(std::shared_ptr<HttpTransport> self) {

@@ -24,6 +24,9 @@ public:
     // The transport is gone (child exited, session expired, stream broken). `runner_missing`
     // when the launcher turned out not to exist.
     virtual void on_closed(std::string error, bool runner_missing) = 0;
+    // Our request `id` still waits for its response (HTTP resumes a broken response stream only
+    // while it does).
+    virtual bool awaiting(std::int64_t id) const = 0;
 };
 
 class Transport {

@@ -50,6 +50,72 @@ BOOST_AUTO_TEST_CASE(streamable_http) {
     s.reset();
 }
 
+// The progress notifications of token `token`, as their `progress` values in arrival order.
+std::vector<std::int64_t> progress_of(Session& s, const std::string& token) {
+    std::vector<std::int64_t> out;
+    for (auto& n : notifications_of(s, "notifications/progress"))
+        if (coffer::test::string_at(n, "/params/progressToken") == token)
+            out.push_back(n.at("params").at("progress").to_number<std::int64_t>());
+    return out;
+}
+
+BOOST_AUTO_TEST_CASE(a_response_stream_cut_mid_call_is_resumed_with_nothing_lost) {
+    // The upstream numbers its events and closes every stream's first connection after two
+    // (the priming event and the first progress), before the answer.
+    HttpUpstream up(false, {"--resumable", "--cut-stream-after", "2"});
+    FakeHost host(coffer_plugin_entry_v1);
+    auto* inst = host.create("mcp_server", "web", http_config(up.url()));
+    auto s = host.mcp_open(inst);
+    auto p = host.mcp_request(*s, "tools/call", tool("progress", R"({"steps":4,"interval_ms":30})", R"({"progressToken":"r"})"));
+    BOOST_TEST(p.ok(), p.details);
+    BOOST_TEST(text_of(p.json).find("done") != std::string::npos, p.json);
+    auto seen = progress_of(*s, "r");
+    BOOST_TEST(seen == (std::vector<std::int64_t>{1, 2, 3, 4}), boost::test_tools::per_element());
+    auto log = up.log();
+    BOOST_TEST(log.find("cut stream") != std::string::npos, log);
+    BOOST_TEST(log.find("resumed stream") != std::string::npos, log);
+    // The session goes on: another call on the same connection.
+    auto e = host.mcp_request(*s, "tools/call", tool("echo", R"({"text":"after"})"));
+    BOOST_TEST(text_of(e.json) == "after");
+    BOOST_TEST(status_of(host, inst).at("health").as_string() == "ok");
+    s.reset();
+}
+
+BOOST_AUTO_TEST_CASE(a_cut_response_stream_that_cannot_be_resumed_fails_the_call_clearly) {
+    // Cut the same way, but without event ids: there is nothing to resume from.
+    HttpUpstream up(false, {"--cut-stream-after", "1"});
+    FakeHost host(coffer_plugin_entry_v1);
+    auto* inst = host.create("mcp_server", "web", http_config(up.url()));
+    auto s = host.mcp_open(inst);
+    auto p = host.mcp_request(*s, "tools/call", tool("progress", R"({"steps":3,"interval_ms":30})", R"({"progressToken":"x"})"));
+    BOOST_TEST(!p.ok());
+    BOOST_TEST(error_message(p.details).find("could not be resumed") != std::string::npos, p.details);
+    BOOST_TEST(up.log().find("resumed stream") == std::string::npos);
+    // Only that call failed: the session still answers.
+    BOOST_TEST(host.mcp_request(*s, "tools/list").ok());
+    s.reset();
+}
+
+BOOST_AUTO_TEST_CASE(the_get_stream_is_resumed_and_what_was_sent_meanwhile_arrives) {
+    // The GET stream's first connection closes after the priming event and one message, and the
+    // client must wait 400 ms before reconnecting: a list_changed sent in that gap is kept by
+    // the upstream and only a resumption (Last-Event-ID) brings it.
+    HttpUpstream up(false, {"--resumable", "--cut-stream-after", "2", "--cut-retry-ms", "400"});
+    FakeHost host(coffer_plugin_entry_v1);
+    auto* inst = host.create("mcp_server", "web", http_config(up.url()));
+    auto s = host.mcp_open(inst);
+    BOOST_REQUIRE(host.mcp_request(*s, "tools/list").ok());
+    std::this_thread::sleep_for(200ms);  // the GET stream is open (after initialize)
+    auto changed = [&] { return notifications_of(*s, "notifications/tools/list_changed").size(); };
+    BOOST_TEST(host.mcp_request(*s, "tools/call", tool("toggle")).ok());  // on the GET stream, then the cut
+    BOOST_TEST(eventually([&] { return changed() == 1; }));
+    BOOST_TEST(host.mcp_request(*s, "tools/call", tool("toggle")).ok());  // during the gap
+    BOOST_TEST(eventually([&] { return changed() == 2; }, 5s), changed());
+    auto log = up.log();
+    BOOST_TEST(log.find("resumed stream") != std::string::npos, log);
+    s.reset();
+}
+
 BOOST_AUTO_TEST_CASE(legacy_http_sse_fallback) {
     HttpUpstream up(true);
     FakeHost host(coffer_plugin_entry_v1);

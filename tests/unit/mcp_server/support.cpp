@@ -168,6 +168,11 @@ HttpUpstream::~HttpUpstream() {
     }
 }
 
+std::string HttpUpstream::log() const {
+    std::ifstream in(log_);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
 std::string HttpUpstream::url() const {
     return "http://127.0.0.1:" + std::to_string(port_) + (legacy_ ? "/sse" : "/mcp");
 }

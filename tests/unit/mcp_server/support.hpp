@@ -75,6 +75,7 @@ public:
     ~HttpUpstream();
     unsigned short port() const { return port_; }
     std::string url() const;
+    std::string log() const;  // what it wrote to stdout and stderr so far
 
 private:
     long pid_ = -1;
