@@ -75,12 +75,12 @@ int Context::respond(const client::ApiReply& reply,
                      const std::function<void(const json::value&)>& human) {
     if (!reply.ok()) return report(reply);
     if (!reply.trace.empty()) note("trace: " + reply.trace);
-    if (json() && !reply.raw.empty() && !reply.body.is_null())
-        raw_out() << reply.raw << '\n';  // compact JSON already: print it as sent
+    if (json() && !reply.raw.empty())
+        raw_out() << reply.raw << '\n';  // compact JSON already (validated): print it as sent
     else if (json())
-        print_json(reply.body.is_null() ? json::value(json::object()) : reply.body);
+        print_json(reply.body().is_null() ? json::value(json::object()) : reply.body());
     else
-        human(reply.body);
+        human(reply.body());
     return exit_code::ok;
 }
 

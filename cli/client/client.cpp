@@ -3,6 +3,8 @@
 #include "client/codes.hpp"
 #include "client/errors.hpp"
 
+#include <coffer/raw_json.hpp>
+
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -55,16 +57,10 @@ ApiReply Client::call(std::string_view method, std::string target,
     }
     reply.status = res->status;
     reply.trace = res->header("X-Coffer-Trace").value_or("");
-    boost::system::error_code ec;
-    if (!res->body.empty()) {
-        // One arena for the whole document: a list of a thousand resources is tens of thousands
-        // of small nodes, and the CLI lives for one call.
-        reply.body = json::parse(res->body, ec, json::make_shared_resource<json::monotonic_resource>());
-        if (ec) reply.body = nullptr;
-    }
     reply.raw = std::move(res->body);
     if (res->status >= 200 && res->status < 300) {
-        if (ec) {
+        // Validated without building a document: `--json` prints the text as it came.
+        if (!reply.raw.empty() && !raw_json::valid(reply.raw)) {
             reply.outcome = ApiReply::Outcome::api_error;
             reply.error = core::Error::make(code::bad_response,
                                             "the daemon answered HTTP " + std::to_string(res->status) +
@@ -75,8 +71,28 @@ ApiReply Client::call(std::string_view method, std::string target,
         return reply;
     }
     reply.outcome = ApiReply::Outcome::api_error;
-    reply.error = error_from_json(res->status, reply.body);
+    reply.error = error_from_json(res->status, reply.body());
     return reply;
+}
+
+const json::value& ApiReply::body() const {
+    if (!parsed_) {
+        parsed_ = true;
+        if (!raw.empty()) {
+            // One arena for the whole document: a list of a thousand resources is tens of
+            // thousands of small nodes, and the CLI lives for one call.
+            boost::system::error_code ec;
+            body_ = json::parse(raw, ec, json::make_shared_resource<json::monotonic_resource>());
+            if (ec) body_ = nullptr;
+        }
+    }
+    return body_;
+}
+
+void ApiReply::set_body(json::value v) {
+    body_ = std::move(v);
+    parsed_ = true;
+    raw.clear();
 }
 
 }  // namespace coffer::client

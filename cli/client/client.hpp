@@ -22,25 +22,32 @@ struct ApiReply {
     };
     Outcome outcome = Outcome::unreachable;
     int status = 0;              // HTTP status, 0 when unreachable
-    boost::json::value body;     // parsed body (null if empty or not JSON)
     core::Error error;           // when not ok
     std::string trace;           // X-Coffer-Trace of the response
-    // The body exactly as the daemon sent it, so `--json` can print it without re-serialising.
-    // A copy drops it: copies are made to reshape `body`, and must not print the old text.
+    // The body exactly as the daemon sent it, so `--json` can print it without re-serialising
+    // (or parsing: a 2xx body is only validated). A copy drops it: copies are made to reshape the
+    // body, and must not print the old text.
     std::string raw;
 
     bool ok() const noexcept { return outcome == Outcome::ok; }
+    // The body parsed (null if empty or not JSON), on first use: `--json` output never needs it.
+    const boost::json::value& body() const;
+    void set_body(boost::json::value v);  // replaces the body (and drops `raw`)
 
     ApiReply() = default;
     ApiReply(ApiReply&&) noexcept = default;
     ApiReply& operator=(ApiReply&&) noexcept = default;
     ApiReply(const ApiReply& other)
-        : outcome(other.outcome), status(other.status), body(other.body), error(other.error),
-          trace(other.trace) {}
+        : outcome(other.outcome), status(other.status), error(other.error), trace(other.trace),
+          body_(other.body()), parsed_(true) {}
     ApiReply& operator=(const ApiReply& other) {
         if (this != &other) *this = ApiReply(other);
         return *this;
     }
+
+private:
+    mutable boost::json::value body_;
+    mutable bool parsed_ = false;
 };
 
 struct ClientOptions {

@@ -98,7 +98,7 @@ int backup(Context& ctx, const Invocation& inv) {
         auto reply = c.call("POST", client::api_path({"backup"}), json::value(std::move(body)));
         if (!reply.ok()) return ctx.report(reply);
         if (!reply.trace.empty()) ctx.note("trace: " + reply.trace);
-        const auto& report = field(reply.body, "backup");
+        const auto& report = field(reply.body(), "backup");
         if (!report.is_object())
             return ctx.fail(core::Error::make("BAD_RESPONSE", "the daemon's answer holds no \"backup\" object"));
         return print_backup(ctx, report, "daemon", req.include_master_key);

@@ -164,7 +164,7 @@ int create(Context& ctx, const Invocation& inv) {
     if (auto t = inv.value("title")) body["title"] = *t;
     auto reply = ctx.call("POST", client::api_path({"conversations"}), json::value(std::move(body)));
     if (!reply.ok()) return ctx.report(reply);
-    const auto& c = field(reply.body, "conversation");
+    const auto& c = field(reply.body(), "conversation");
     if (ctx.json()) ctx.print_json(c);
     else ctx.out() << "conversation " << text_field(c, "id") << " with agent:" << text_field(c, "agent") << " in "
                    << text_field(c, "cwd") << '\n';
@@ -218,7 +218,7 @@ int send(Context& ctx, const Invocation& inv) {
     }
     if (!reply.ok()) return ctx.report(reply);
     WatchOptions w;
-    w.until_turn_of = text_field(field(reply.body, "message"), "id");
+    w.until_turn_of = text_field(field(reply.body(), "message"), "id");
     return watch_events(ctx, inv.args[0], w);
 }
 

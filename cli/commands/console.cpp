@@ -55,7 +55,7 @@ int open(Context& ctx, const Invocation& inv) {
     auto reply = ctx.call("POST", client::api_path({"console", "codes"}));
     if (reply.outcome != client::ApiReply::Outcome::ok) return ctx.report(reply);
     auto* info = ctx.daemon_info();
-    const auto& body = reply.body.as_object();
+    const auto& body = reply.body().as_object();
     std::string url = "http://127.0.0.1:" + std::to_string(info ? info->port : 0) +
                       std::string(body.at("login_path").as_string());
     std::string not_opened = inv.flag("no-browser") ? "--no-browser" : open_browser(ctx.vault(), url);
@@ -68,9 +68,9 @@ int open(Context& ctx, const Invocation& inv) {
     }
     ctx.out() << url << '\n';
     if (not_opened.empty()) ctx.err() << "opened in your browser; the link works once, within "
-                                      << text_field(reply.body, "expires_in_s") << " s\n";
+                                      << text_field(reply.body(), "expires_in_s") << " s\n";
     else ctx.err() << "open this link in a browser on this machine (it works once, within "
-                   << text_field(reply.body, "expires_in_s") << " s)\n";
+                   << text_field(reply.body(), "expires_in_s") << " s)\n";
     return exit_code::ok;
 }
 

@@ -41,7 +41,7 @@ const json::value& plugin_status(const json::value& res) {
 // Success with --json: the action's result alone (the documented shape), else `human`.
 int respond_result(Context& ctx, const client::ApiReply& reply, const std::function<void(const json::value&)>& human) {
     if (!reply.ok()) return ctx.report(reply);
-    const auto& result = field(reply.body, "result");
+    const auto& result = field(reply.body(), "result");
     if (ctx.json()) ctx.print_json(result);
     else human(result);
     return exit_code::ok;
@@ -95,7 +95,7 @@ int list(Context& ctx, const Invocation&) {
         std::vector<std::vector<std::string>> rows;
         for (const auto& r : *list) {
             auto shown = ctx.call("GET", resource_path(text_field(r, "name")));
-            const auto& st = plugin_status(field(shown.body, "resource"));
+            const auto& st = plugin_status(field(shown.body(), "resource"));
             rows.push_back({text_field(r, "name"), text_field(r, "enabled", "-"), text_field(st, "health", "-"),
                             text_field(st, "documents", "-"), text_field(st, "writable", "-"), text_field(st, "path", "-")});
         }
@@ -168,12 +168,12 @@ int search(Context& ctx, const Invocation& inv) {
 int reindex_with_progress(Context& ctx, const std::string& name) {
     auto started = ctx.call("POST", action_path(name, "reindex"), json::value(json::object{{"wait", false}}));
     if (!started.ok()) return ctx.report(started);
-    auto before = field(field(started.body, "result"), "syncs");
+    auto before = field(field(started.body(), "result"), "syncs");
     for (;;) {
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
         auto shown = ctx.call("GET", resource_path(name));
         if (!shown.ok()) return ctx.report(shown);
-        const auto& st = plugin_status(field(shown.body, "resource"));
+        const auto& st = plugin_status(field(shown.body(), "resource"));
         if (const auto& p = field(st, "progress"); p.is_object())
             std::cerr << "\rindexing " << text_field(p, "done", "0") << "/" << text_field(p, "total", "?") << " files"
                       << std::flush;
@@ -232,7 +232,7 @@ int check(Context& ctx, const Invocation& inv) {
 
 int remove(Context& ctx, const Invocation& inv) {
     auto shown = ctx.call("GET", resource_path(inv.args[0]));
-    std::string path = text_field(plugin_status(field(shown.body, "resource")), "path");
+    std::string path = text_field(plugin_status(field(shown.body(), "resource")), "path");
     auto reply = ctx.call("DELETE", resource_path(inv.args[0]));
     return ctx.respond(reply, [&](const json::value&) {
         ctx.out() << "deleted kb:" << inv.args[0] << " (its index)";

@@ -324,13 +324,13 @@ int status(Context& ctx, const Invocation& inv) {
     if (!reply.ok()) return ctx.report(reply);
     json::array servers;
     if (inv.args.empty()) {
-        if (const auto* list = field(reply.body, "resources").if_array())
+        if (const auto* list = field(reply.body(), "resources").if_array())
             for (const auto& r : *list) servers.push_back(status_entry(r));
     } else {
-        servers.push_back(status_entry(field(reply.body, "resource")));
+        servers.push_back(status_entry(field(reply.body(), "resource")));
     }
     client::ApiReply shaped = reply;
-    shaped.body = json::object{{"servers", servers}};
+    shaped.set_body(json::object{{"servers", servers}});
     return ctx.respond(shaped, [&](const json::value&) {
         if (servers.empty()) {
             ctx.out() << "no mcp servers\n";
@@ -351,7 +351,7 @@ int update(Context& ctx, const Invocation& inv) {
     auto current = ctx.call("GET", resource_path(name));
     if (!current.ok()) return ctx.report(current);
     json::object config;
-    if (const auto* c = field(field(current.body, "resource"), "config").if_object()) config = *c;
+    if (const auto* c = field(field(current.body(), "resource"), "config").if_object()) config = *c;
     bool changed = apply_options(config, inv, false);
     json::object body;
     if (changed) body["config"] = std::move(config);
@@ -382,7 +382,7 @@ int test(Context& ctx, const Invocation& inv) {
     const std::string& name = inv.args[0];
     auto reply = ctx.call("POST", client::api_path({"resources", kKind, name, "actions", "test"}), json::value(json::object()));
     if (!reply.ok()) return ctx.report(reply);
-    const auto& r = field(reply.body, "result");
+    const auto& r = field(reply.body(), "result");
     bool ok = field(r, "ok").is_bool() ? field(r, "ok").get_bool() : true;
     int code = ctx.respond(reply, [&](const json::value&) {
         auto count = [&](const char* key) {

@@ -30,7 +30,7 @@ std::string memory_resource(Context& ctx, int* rc) {
         *rc = ctx.report(listed);
         return {};
     }
-    if (const auto* list = field(listed.body, "resources").if_array(); list && !list->empty())
+    if (const auto* list = field(listed.body(), "resources").if_array(); list && !list->empty())
         return text_field((*list)[0], "name");
     auto created = ctx.call("POST", client::api_path({"resources"}),
                             json::value(json::object{{"kind", kKind}, {"name", "memory"}, {"config", json::object{}}}));
@@ -49,7 +49,7 @@ int run_action(Context& ctx, const char* action, json::object args, const std::f
     if (name.empty()) return rc;
     auto reply = ctx.call("POST", client::api_path({"resources", kKind, name, "actions", action}), json::value(std::move(args)));
     if (!reply.ok()) return ctx.report(reply);
-    const auto& result = field(reply.body, "result");
+    const auto& result = field(reply.body(), "result");
     if (ctx.json()) ctx.print_json(result);
     else human(result);
     return exit_code::ok;

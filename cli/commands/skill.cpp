@@ -90,7 +90,7 @@ int import(Context& ctx, const Invocation& inv) {
     if (auto n = inv.value("name")) args["name"] = *n;
     auto inspected = ctx.call("POST", client::api_path({"kinds", kKind, "actions", "inspect"}), json::value(args));
     if (!inspected.ok()) return ctx.report(inspected);
-    const auto& info = field(inspected.body, "result");
+    const auto& info = field(inspected.body(), "result");
     std::string name = inv.value("name").value_or(text_field(info, "name"));
     std::string description = text_field(info, "description");
     while (!description.empty() && (description.back() == '\n' || description.back() == ' ')) description.pop_back();
@@ -107,7 +107,7 @@ int import(Context& ctx, const Invocation& inv) {
     client::ApiReply reply;
     std::string verb;
     if (existing.ok()) {
-        const auto& cur = field(field(existing.body, "resource"), "config");
+        const auto& cur = field(field(existing.body(), "resource"), "config");
         json::object next = config;
         if (targets.empty())
             if (const auto* t = field(cur, "targets").if_array()) next["targets"] = *t;  // keep the chosen agents

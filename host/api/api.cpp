@@ -145,7 +145,7 @@ void Api::handle(http::Request&& req, http::Respond respond) {
                 res.content_type = out->content_type.empty() ? "text/event-stream" : out->content_type;
                 res.on_stream = std::move(out->on_stream);
             } else {
-                res.body = json::serialize(out->body);
+                res.body = out->json_text.empty() ? json::serialize(out->body) : std::move(out->json_text);
             }
             for (auto& h : out->headers) res.headers.push_back(std::move(h));
             finish(std::move(res));

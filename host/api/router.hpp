@@ -18,6 +18,7 @@ using Params = std::map<std::string, std::string>;
 struct Reply {
     int status = 200;
     boost::json::value body;
+    std::string json_text;  // the body already serialized: sent instead of `body` when not empty
     // A streamed answer instead of `body` (e.g. text/event-stream): called on the network thread
     // with the open stream once the head is sent.
     std::string content_type;

@@ -43,7 +43,11 @@ void Api::add_core_routes() {
         std::optional<std::string> kind;
         if (auto it = r.query.find("kind"); it != r.query.end() && !it->second.empty()) kind = it->second;
         bool all = r.query.count("all") && r.query.at("all") == "true";
-        return wrap(c.resources.list(kind, all), "resources");
+        auto text = c.resources.list_document(kind, all);
+        if (!text) return text.error();
+        Reply reply;
+        reply.json_text = std::move(*text);
+        return reply;
     });
     router_.add("POST", "/api/v1/resources", [&c](const http::Request& r, auto&) -> core::Result<Reply> {
         auto body = parse_body(r, false);

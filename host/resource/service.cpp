@@ -216,6 +216,15 @@ core::Result<json::array> Service::list(std::optional<std::string> kind, bool in
     return out;
 }
 
+core::Result<std::string> Service::list_document(std::optional<std::string> kind, bool include_out_of_scope) {
+    auto place = [&](const json::array& scope) -> std::optional<bool> {
+        bool scoped = in_machine_scope(scope, machine_);
+        if (!scoped && !include_out_of_scope) return std::nullopt;
+        return scoped;
+    };
+    return kind ? repo::list_document(db_, std::string_view(*kind), place) : repo::list_document(db_, std::nullopt, place);
+}
+
 core::Result<json::object> Service::show(const std::string& kind, const std::string& name) {
     auto r = load(kind, name);
     if (!r) return r.error();

@@ -26,6 +26,9 @@ public:
 
     core::Result<boost::json::object> create(const boost::json::value& body, Actor actor);
     core::Result<boost::json::array> list(std::optional<std::string> kind, bool include_out_of_scope);
+    // The same list as the JSON text of {"resources": list}, written straight from the store
+    // (the REST listing: a thousand resources without parsing and re-serializing their configs).
+    core::Result<std::string> list_document(std::optional<std::string> kind, bool include_out_of_scope);
     core::Result<boost::json::object> show(const std::string& kind, const std::string& name);
     core::Result<boost::json::object> update(const std::string& kind, const std::string& name,
                                              const boost::json::value& body, Actor actor);
