@@ -39,67 +39,68 @@ core::Result<std::optional<Resource>> find(store::Database& db, std::string_view
     return std::optional<Resource>(read_row(*st));
 }
 
-core::Result<std::vector<Resource>> list(store::Database& db, std::optional<std::string_view> kind) {
+namespace {
+// Calls `fn` with every row of the resources table (of one kind, if given), in listing order.
+core::Result<void> each_row(store::Database& db, std::optional<std::string_view> kind,
+                            const std::function<void(const store::Statement&)>& fn) {
     std::string sql = std::string("SELECT ") + kColumns + " FROM resources";
     if (kind) sql += " WHERE kind = ?";
     sql += " ORDER BY kind, name";
     auto st = db.prepare(sql);
     if (!st) return st.error();
     if (kind) st->bind(1, *kind);
-    std::vector<Resource> out;
     for (;;) {
         auto row = st->step();
         if (!row) return row.error();
-        if (!*row) break;
-        out.push_back(read_row(*st));
+        if (!*row) return {};
+        fn(*st);
     }
+}
+}  // namespace
+
+core::Result<std::vector<Resource>> list(store::Database& db, std::optional<std::string_view> kind) {
+    std::vector<Resource> out;
+    auto done = each_row(db, kind, [&](const store::Statement& st) { out.push_back(read_row(st)); });
+    if (!done) return done.error();
     return out;
 }
 
 core::Result<std::string> list_document(store::Database& db, std::optional<std::string_view> kind,
                                         const std::function<std::optional<bool>(const json::array& scope)>& place) {
-    std::string sql = std::string("SELECT ") + kColumns + " FROM resources";
-    if (kind) sql += " WHERE kind = ?";
-    sql += " ORDER BY kind, name";
-    auto st = db.prepare(sql);
-    if (!st) return st.error();
-    if (kind) st->bind(1, *kind);
     std::string out = R"({"resources":[)";
     bool first = true;
-    for (;;) {
-        auto row = st->step();
-        if (!row) return row.error();
-        if (!*row) break;
+    auto done = each_row(db, kind, [&](const store::Statement& st) {
         boost::system::error_code ec;
-        auto parsed = json::parse(st->text(6), ec);
+        auto parsed = json::parse(st.text(6), ec);
         json::array scope = !ec && parsed.is_array() ? std::move(parsed.as_array()) : json::array();
         auto in_scope = place(scope);
-        if (!in_scope) continue;
+        if (!in_scope) return;
         // The config column holds what insert()/update() serialized; anything else reads as {}
         // (as read_row() does).
-        auto config = st->text(4);
+        auto config = st.text(4);
         if (!raw_json::is_object(config)) config = "{}";
         if (!first) out += ',';
         first = false;
         out += R"({"uid":)";
-        out += raw_json::quote(st->text(0));
+        out += raw_json::quote(st.text(0));
         out += R"(,"kind":)";
-        out += raw_json::quote(st->text(1));
+        out += raw_json::quote(st.text(1));
         out += R"(,"name":)";
-        out += raw_json::quote(st->text(2));
+        out += raw_json::quote(st.text(2));
         out += R"(,"description":)";
-        out += raw_json::quote(st->text(3));
+        out += raw_json::quote(st.text(3));
         out += R"(,"config":)";
         out += config;
-        out += st->int64(5) != 0 ? R"(,"enabled":true,"scope":)" : R"(,"enabled":false,"scope":)";
+        out += st.int64(5) != 0 ? R"(,"enabled":true,"scope":)" : R"(,"enabled":false,"scope":)";
         out += json::serialize(scope);
         out += R"(,"created_at":)";
-        out += raw_json::quote(st->text(7));
+        out += raw_json::quote(st.text(7));
         out += R"(,"updated_at":)";
-        out += raw_json::quote(st->text(8));
+        out += raw_json::quote(st.text(8));
         if (!*in_scope) out += R"(,"in_scope":false)";
         out += '}';
-    }
+    });
+    if (!done) return done.error();
     out += "]}";
     return out;
 }
