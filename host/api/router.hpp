@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace coffer::api {
@@ -16,6 +17,9 @@ namespace coffer::api {
 using Params = std::map<std::string, std::string>;
 
 struct Reply {
+    Reply() = default;
+    Reply(int s, boost::json::value b) : status(s), body(std::move(b)) {}
+
     int status = 200;
     boost::json::value body;
     std::string json_text;  // the body already serialized: sent instead of `body` when not empty

@@ -131,7 +131,7 @@ core::Result<json::array> Orchestrator::list() {
     for (auto& c : *all) {
         auto o = c.to_json();
         auto it = states_.find(c.id);
-        o["state"] = it == states_.end() ? state_json(State{}) : state_json(it->second);
+        o["state"] = it == states_.end() ? state_json(State()) : state_json(it->second);
         out.push_back(std::move(o));
     }
     return out;

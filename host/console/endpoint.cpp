@@ -167,8 +167,7 @@ void add_console_routes(api::Api& api, Sessions& sessions) {
         return api::Reply{201,
                           json::object{{"code", code},
                                        {"login_path", "/console/login?code=" + code},
-                                       {"expires_in_s", sessions.code_ttl().count()}},
-                          {}, {}, {}};
+                                       {"expires_in_s", sessions.code_ttl().count()}}};
     });
 }
 

@@ -146,8 +146,6 @@ struct Fixture {
     }
 };
 
-bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
-
 bool executable(const fs::path& p) { return (fs::status(p).permissions() & fs::perms::owner_exec) != fs::perms::none; }
 
 }  // namespace
