@@ -29,6 +29,9 @@ http::Response error_response(int status, const std::string& code, const std::st
 
 namespace {
 
+// On a quiet surface an answer this slow (µs) is still logged.
+constexpr std::int64_t kSlowAnswerUs = 1'000'000;
+
 // Error messages and details echo what the client sent (a name from the path, a key): bytes that
 // are not UTF-8 are written as the text \xNN, so the envelope stays valid JSON.
 json::value valid_utf8(const json::value& v) {
@@ -88,7 +91,9 @@ const Mount* Api::mount_for(const std::string& path) const {
 void Api::handle(http::Request&& req, http::Respond respond) {
     auto trace = core::trace_id();
     auto started = std::chrono::steady_clock::now();
-    auto finish = [this, trace, started, method = req.method, path = req.path, respond](http::Response res) {
+    const Mount* mount = mount_for(req.path);
+    bool quiet = mount && mount->quiet;
+    auto finish = [this, trace, started, quiet, method = req.method, path = req.path, respond](http::Response res) {
         bool has_trace = false;
         for (auto& h : res.headers) has_trace |= h.first == "X-Coffer-Trace";
         if (!has_trace) res.headers.emplace_back("X-Coffer-Trace", trace);
@@ -97,11 +102,11 @@ void Api::handle(http::Request&& req, http::Respond respond) {
         if (status >= 100 && status < 600)
             answered_[static_cast<std::size_t>(status / 100 - 1)].fetch_add(1, std::memory_order_relaxed);
         respond(std::move(res));  // first: on the network thread this sends it; the log line can wait
+        if (quiet && status < 400 && us < kSlowAnswerUs) return;
         core::log::info("http", {{"trace", trace}, {"method", method}, {"path", path}, {"status", status},
                                  {"duration_us", us}});
     };
 
-    const Mount* mount = mount_for(req.path);
     auto refuse = [&](int status, const std::string& code, const std::string& message) {
         return finish(mount && mount->refusal ? mount->refusal(status, code, message, trace)
                                               : error_response(status, code, message, trace));

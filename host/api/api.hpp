@@ -53,6 +53,10 @@ struct Mount {
     // Reached without the token (the Host/Origin guard still applies): the handler decides what
     // needs a credential (the web console's pages and its login with a one-time code).
     bool open = false;
+    // The surface keeps its own record of what it answered (the gateway's invocation log, the
+    // scrapes of /metrics): the daemon log gets a line only for an error status or a slow answer,
+    // so a busy MCP client neither costs a log write per call nor rotates the log's errors away.
+    bool quiet = false;
 };
 
 // A browser session (the web console's cookie) standing in for the token on /api/v1. `none`: the

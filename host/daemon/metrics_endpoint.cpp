@@ -98,7 +98,7 @@ api::Mount metrics_mount(MetricsDeps d) {
             respond(std::move(r));
         });
     };
-    return api::Mount{{"/metrics"}, std::move(handler), {}, false};
+    return api::Mount{{"/metrics"}, std::move(handler), {}, false, true};  // quiet: scraped every few seconds
 }
 
 }  // namespace coffer::daemon

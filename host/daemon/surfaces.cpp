@@ -36,7 +36,8 @@ api::Mount gateway_mount(mcp::Gateway& gateway) {
             res.headers.emplace_back("X-Coffer-Trace", trace);
             return res;
         },
-        false};
+        false,
+        true};  // quiet: every call is in the invocation log
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "mcp_client.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 #include <thread>
 
@@ -313,4 +314,28 @@ BOOST_AUTO_TEST_CASE(batches_in_a_2025_03_26_session) {
     for (auto& a : r.json.as_array()) ids.insert(json::serialize(a.at("id")));
     BOOST_TEST((ids == std::set<std::string>{"1", "2", "3", "null"}));
     BOOST_TEST(c.post(R"([{"jsonrpc":"2.0","method":"notifications/initialized"}])").status == 202);
+}
+
+// The daemon log gets no line per successful /mcp call (the invocation log records every call),
+// but still one for an MCP request refused with an error status, and for every REST request.
+BOOST_FIXTURE_TEST_CASE(successful_mcp_calls_are_not_access_logged, Fixture) {
+    auto lines_for = [&](const std::string& path_json) {
+        std::ifstream in(d.vault() / "logs" / "daemon.log");
+        std::string line;
+        int n = 0;
+        while (std::getline(in, line))
+            if (line.find(R"("msg":"http")") != std::string::npos && line.find(path_json) != std::string::npos) ++n;
+        return n;
+    };
+    McpClient c(d);
+    BOOST_REQUIRE_EQUAL(c.initialize().status, 200);
+    for (int i = 0; i < 20; ++i) BOOST_REQUIRE(c.request("tools/list").status == 200);
+    BOOST_TEST(d.call("GET", "/api/v1/daemon/status").status == 200);
+    auto refused = http_request(d.port(), "POST", "/mcp", R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})",
+                                {{"X-Coffer-Token", d.token()}, {"Mcp-Session-Id", "no-such-session"},
+                                 {"Accept", "application/json, text/event-stream"}});
+    BOOST_TEST(refused.status == 404);
+    BOOST_TEST(eventually([&] { return lines_for(R"("path":"/api/v1/daemon/status")") >= 1; }));
+    BOOST_TEST(eventually([&] { return lines_for(R"("status":404)") >= 1; }));
+    BOOST_TEST(lines_for(R"("path":"/mcp","status":200)") == 0);
 }
