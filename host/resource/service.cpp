@@ -207,21 +207,23 @@ core::Result<json::array> Service::list(std::optional<std::string> kind, bool in
     json::array out;
     out.reserve(all->size());
     for (auto& r : *all) {
-        bool scoped = in_scope(r);
-        if (!scoped && !include_out_of_scope) continue;
+        auto scoped = listed(r.scope, include_out_of_scope);
+        if (!scoped) continue;
         auto o = r.to_json();
-        if (!scoped) o["in_scope"] = false;
+        if (!*scoped) o["in_scope"] = false;
         out.push_back(std::move(o));
     }
     return out;
 }
 
+std::optional<bool> Service::listed(const json::array& scope, bool include_out_of_scope) const {
+    bool scoped = in_machine_scope(scope, machine_);
+    if (!scoped && !include_out_of_scope) return std::nullopt;
+    return scoped;
+}
+
 core::Result<std::string> Service::list_document(std::optional<std::string> kind, bool include_out_of_scope) {
-    auto place = [&](const json::array& scope) -> std::optional<bool> {
-        bool scoped = in_machine_scope(scope, machine_);
-        if (!scoped && !include_out_of_scope) return std::nullopt;
-        return scoped;
-    };
+    auto place = [&](const json::array& scope) { return listed(scope, include_out_of_scope); };
     return kind ? repo::list_document(db_, std::string_view(*kind), place) : repo::list_document(db_, std::nullopt, place);
 }
 

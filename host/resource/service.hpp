@@ -55,6 +55,9 @@ private:
     core::Result<plugin::Kind*> kind_of(const std::string& kind);
     core::Result<void> validate_config(plugin::Kind& kind, const boost::json::object& config);
     bool in_scope(const Resource& r) const;
+    // How a listing shows a resource with this scope: left out (nullopt), or listed and whether it
+    // is in this machine's scope (false is shown as "in_scope": false).
+    std::optional<bool> listed(const boost::json::array& scope, bool include_out_of_scope) const;
 
     store::Database& db_;
     plugin::Registry& registry_;

@@ -95,7 +95,6 @@ public:
         if (final && end_on_final_) w_->close_after();
     }
     void event(const std::string& type, const std::string& data) { w_->write("event: " + type + "\ndata: " + data + "\n\n"); }
-    bool closed() const { return w_->closed(); }
 
 private:
     std::shared_ptr<Writer> w_;
@@ -151,7 +150,6 @@ public:
                   << std::endl;
         if (ended_) w_->close_after();
     }
-    bool ended() const { return ended_; }
 
 private:
     void write(const std::string& ev) {
@@ -238,18 +236,20 @@ private:
             auto it = sessions_.find(sid);
             if (it == sessions_.end()) co_return simple(s, sid.empty() ? 400 : 404, sid.empty() ? "Bad Request" : "Not Found");
             auto& ms = it->second;
-            std::string last(req["Last-Event-ID"]);
+            std::string last(req["Last-Event-ID"]);  // "<stream>-<event>"
             std::shared_ptr<Stream> resumed;
+            long after = 0;
             if (!last.empty()) {
                 auto dash = last.find('-');
                 auto found = dash == std::string::npos ? ms.streams.end() : ms.streams.find(std::atoi(last.c_str()));
                 if (found == ms.streams.end()) co_return simple(s, 404, "Not Found");
                 resumed = found->second;
+                after = std::atol(last.c_str() + dash + 1);
             }
             auto w = std::make_shared<Writer>(s);
             w->write(head(200, "OK", "text/event-stream", "", std::nullopt));
             if (resumed) {
-                resumed->resume(w, std::atol(last.c_str() + last.find('-') + 1));
+                resumed->resume(w, after);
             } else {
                 auto stream = open_stream(ms, w, false);
                 ms.broadcast->stream = stream;

@@ -417,9 +417,8 @@ private:
             try {
                 r = co_await self->exchange(
                     self->base_, http::verb::get, {},
-                    [raw, &got, &retry_ms, &last_id](const SseEvent& e) {
+                    [raw, &got, &retry_ms](const SseEvent& e) {
                         if (e.retry) retry_ms = *e.retry;
-                        if (!e.id.empty()) last_id = std::string(e.id);
                         if (e.type == "message" && !e.data.empty()) {
                             got = true;
                             raw->deliver(e.data, std::nullopt);
@@ -438,7 +437,9 @@ private:
                 }
                 co_return;  // no stream offered
             }
-            if (!r.last_event_id.empty()) last_id = r.last_event_id;  // also from an event without data
+            // The stream's last id, also from an event without data (once the head is read,
+            // exchange() returns whatever happens to the stream: the reply has every id seen).
+            if (!r.last_event_id.empty()) last_id = r.last_event_id;
             if (r.retry) retry_ms = *r.retry;
             failures = got ? 0 : failures + 1;
             if (failures > 8) co_return;
