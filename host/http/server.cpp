@@ -156,8 +156,6 @@ public:
 
     void start() {
         seat_ = shared_->admission.enter(*this);
-        beast::error_code ignored;
-        stream_.socket().non_blocking(true, ignored);  // write_next() writes at once when it can
         read();
     }
 
@@ -361,42 +359,21 @@ private:
     }
 
     void write_next() {
-        std::shared_ptr<std::string> batch;
-        for (;;) {
-            if (closed_) return;
-            if (out_.empty()) {
-                writing_ = false;
-                auto after = after_;
-                after_ = After::none;
-                if (after == After::next) next_exchange();
-                else if (after == After::linger) linger();
-                return;
-            }
-            writing_ = true;
-            batch = std::make_shared<std::string>();
-            if (out_.size() == 1) *batch = std::move(out_.front());
-            else
-                for (auto& s : out_) *batch += s;
-            out_.clear();
-            // Most answers fit in the socket's buffer: written now, with no timer and no
-            // completion handler. Only what the kernel does not take is written asynchronously,
-            // under the write deadline (a client that stopped reading).
-            beast::error_code ec;
-            std::size_t n = stream_.socket().write_some(asio::buffer(*batch), ec);
-            if (ec == asio::error::would_block || ec == asio::error::try_again) {
-                n = 0;
-                ec = {};
-            }
-            if (ec) {  // reported from a handler, as before: the caller may still be using the exchange
-                asio::post(stream_.get_executor(), [self = shared_from_this()] { self->lost(); });
-                return;
-            }
-            queued_ -= std::min(queued_, n);
-            if (n < batch->size()) {
-                batch->erase(0, n);
-                break;
-            }
+        if (closed_) return;
+        if (out_.empty()) {
+            writing_ = false;
+            auto after = after_;
+            after_ = After::none;
+            if (after == After::next) next_exchange();
+            else if (after == After::linger) linger();
+            return;
         }
+        writing_ = true;
+        auto batch = std::make_shared<std::string>();
+        if (out_.size() == 1) *batch = std::move(out_.front());
+        else
+            for (auto& s : out_) *batch += s;
+        out_.clear();
         timer_.expires_after(kWriteTimeout);
         timer_.async_wait([w = weak_from_this()](beast::error_code ec) {
             if (ec) return;
