@@ -12,7 +12,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -163,46 +165,50 @@ int search(Context& ctx, const Invocation& inv) {
     return respond_result(ctx, reply, [&](const json::value& r) { print_hits(ctx, r); });
 }
 
-// On a terminal: started in the background and followed through the resource's status, so a
-// long first index shows how far it got.
-int reindex_with_progress(Context& ctx, const std::string& name) {
+// Started in the background and followed through the resource's status rather than waited for
+// in one request: a waiting action would hold the daemon's request thread for the whole index
+// (every other API call would wait behind it). On a terminal it shows how far the index got.
+int reindex(Context& ctx, const Invocation& inv) {
+    const auto& name = inv.args[0];
+    const bool show = !ctx.json() && ::isatty(STDERR_FILENO);
     auto started = ctx.call("POST", action_path(name, "reindex"), json::value(json::object{{"wait", false}}));
     if (!started.ok()) return ctx.report(started);
-    auto before = field(field(started.body(), "result"), "syncs");
+    const auto& result = field(started.body(), "result");
+    // The sync asked for here ends the sync running when it was queued, if one was, and then its own.
+    auto count = [](const json::value& v) -> std::int64_t { return v.is_number() ? v.to_number<std::int64_t>() : -1; };
+    const bool behind = field(result, "running").is_bool() && field(result, "running").get_bool();
+    const std::int64_t target = std::max<std::int64_t>(count(field(result, "syncs")), 0) + (behind ? 2 : 1);
+    auto pause = std::chrono::milliseconds(10);
     for (;;) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::milliseconds(200));
         auto shown = ctx.call("GET", resource_path(name));
         if (!shown.ok()) return ctx.report(shown);
         const auto& st = plugin_status(field(shown.body(), "resource"));
-        if (const auto& p = field(st, "progress"); p.is_object())
+        const bool running = field(st, "progress").is_object();
+        if (show && running) {
+            const auto& p = field(st, "progress");
             std::cerr << "\rindexing " << text_field(p, "done", "0") << "/" << text_field(p, "total", "?") << " files"
                       << std::flush;
-        if (field(st, "syncs") != before && !field(st, "progress").is_object()) {
-            std::cerr << "\r\033[K" << std::flush;
-            if (auto e = text_field(st, "last_error"); !e.empty()) {
-                ctx.err() << "error: " << e << '\n';
-                return exit_code::failed;
-            }
-            const auto& s = field(st, "last_stats");
-            ctx.out() << "reindexed kb:" << name << ": " << text_field(s, "scanned", "0") << " files, "
-                      << text_field(s, "added", "0") << " added, " << text_field(s, "updated", "0") << " updated, "
-                      << text_field(s, "removed", "0") << " removed, " << text_field(s, "chunks", "0") << " chunks in "
-                      << text_field(s, "seconds", "0") << " s\n";
+        }
+        if (running || count(field(st, "syncs")) < target) continue;
+        if (show) std::cerr << "\r\033[K" << std::flush;
+        if (auto e = text_field(st, "last_error"); !e.empty())
+            return ctx.fail(core::Error::make(core::code::unavailable, "kb:" + name + " could not be indexed: " + e));
+        json::object out;
+        if (const auto* s = field(st, "last_stats").if_object()) out = *s;
+        out["documents"] = field(st, "documents");
+        if (ctx.json()) {
+            ctx.print_json(out);
             return exit_code::ok;
         }
-    }
-}
-
-int reindex(Context& ctx, const Invocation& inv) {
-    const auto& name = inv.args[0];
-    if (!ctx.json() && ::isatty(STDERR_FILENO)) return reindex_with_progress(ctx, name);
-    auto reply = ctx.call("POST", action_path(name, "reindex"), json::value(json::object{}));
-    return respond_result(ctx, reply, [&](const json::value& s) {
+        json::value s(std::move(out));
         ctx.out() << "reindexed kb:" << name << ": " << text_field(s, "scanned", "0") << " files, "
                   << text_field(s, "added", "0") << " added, " << text_field(s, "updated", "0") << " updated, "
                   << text_field(s, "removed", "0") << " removed, " << text_field(s, "chunks", "0") << " chunks in "
                   << text_field(s, "seconds", "0") << " s\n";
-    });
+        return exit_code::ok;
+    }
 }
 
 int stats(Context& ctx, const Invocation& inv) {

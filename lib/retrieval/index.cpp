@@ -115,11 +115,12 @@ void Index::Impl::refresh_file(const Collection& c, const std::string& rel) {
     else indexed.erase(rel);
 }
 
-SyncStats Index::sync(const Collection& c, const Progress& progress) {
+SyncStats Index::sync(const Collection& c, const Progress& progress, const BetweenBatches& between) {
     auto t0 = clk::now();
     auto& db = *impl_->db;
     impl_->notice_outside_writes();
     Impl::NoteChanges note{*impl_};
+    Impl::Syncing syncing{*impl_};
     Impl::ForgetDocumentsOnThrow forget{*impl_, c.name};
     SyncStats s;
     auto files = scan_markdown(c.root);
@@ -168,6 +169,10 @@ SyncStats Index::sync(const Collection& c, const Progress& progress) {
             tx.reset();
             batch_files = batch_bytes = 0;
             throttle.tick(i + 1, files.size(), true);  // a batch is durable: always worth reporting
+            if (between) {
+                impl_->note_changes();  // the vector store learns the batch before anyone searches it
+                between();
+            }
         }
     }
     for (auto it = indexed.begin(); it != indexed.end();) {

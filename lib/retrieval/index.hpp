@@ -35,6 +35,10 @@ struct CollectionStats {
 
 // done/total files of a sync, called now and then (at most ~10 times a second).
 using Progress = std::function<void(std::size_t done, std::size_t total)>;
+// Called by a sync after each committed batch, on the sync's thread, while the index is consistent
+// and no transaction is open: the one place where the caller may search (search, stats, check)
+// in the middle of a sync. Nothing else may be called from it (no sync, refresh, drop or embed).
+using BetweenBatches = std::function<void()>;
 
 class Index {
 public:
@@ -49,7 +53,9 @@ public:
     // the content hash) re-chunked, vanished ones removed, unchanged ones left alone. Symlinks
     // that leave the root and hidden folders (.git, .obsidian) are skipped. One transaction per
     // batch of files, so a kill -9 leaves a consistent index that the next sync completes.
-    SyncStats sync(const Collection& c, const Progress& progress = {});
+    // A search made from `between` sees the batches committed so far; it drops a hit whose file
+    // changed since it was indexed rather than refreshing it (the sync owns the documents then).
+    SyncStats sync(const Collection& c, const Progress& progress = {}, const BetweenBatches& between = {});
     // One file appeared, changed or vanished (after a write, or a change seen by a watcher).
     void refresh(const Collection& c, const std::string& rel_path);
     // Forgets everything of a collection.

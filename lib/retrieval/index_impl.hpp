@@ -45,6 +45,16 @@ struct Index::Impl {
         Impl& impl;
         ~NoteChanges() { impl.note_changes(); }
     };
+    // True while a sync runs: a search made between its batches must not refresh a file (the
+    // sync's walk owns the documents map; a refreshed entry would look unseen and be removed).
+    bool syncing = false;
+    struct Syncing {
+        Impl& impl;
+        explicit Syncing(Impl& i) : impl(i) { impl.syncing = true; }
+        ~Syncing() { impl.syncing = false; }
+        Syncing(const Syncing&) = delete;
+        Syncing& operator=(const Syncing&) = delete;
+    };
     // What the documents table holds, per collection (path → id, mtime, size): loaded by the
     // first sync and then kept in step by every write, so a re-sync reads no rows for the files
     // whose stat did not change. Dropped on an outside write, and for a collection whose sync or

@@ -176,6 +176,11 @@ Answer Index::search(const Query& q, const std::vector<Collection>& collections,
     if (roots.empty()) return {};  // no collection named: nothing to search, never "everything"
     impl_->notice_outside_writes();
     Answer a = impl_->answer(q, roots, embedder);
+    if (impl_->syncing) {  // between a sync's batches: what changed is left out, not refreshed
+        auto stale = impl_->stale_files(a.hits, roots, false);
+        std::erase_if(a.hits, [&](const Hit& h) { return stale.count(key_of(h)) > 0; });
+        return a;
+    }
     if (impl_->stale_files(a.hits, roots, true).empty()) return a;
     // Some hit's file changed or vanished: it is re-indexed now, and the search runs once more.
     // Whatever changed again meanwhile is left out rather than shown with lines that are gone.

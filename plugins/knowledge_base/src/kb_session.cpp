@@ -55,7 +55,7 @@ void KbSession::search(sdk::McpCall& call, const json::object& args) {
                                            all ? "Open a result with <kb>__read (path, from_line, to_line)."
                                                : "Open a result with " + name + "__read (path, from_line, to_line).");
         return tool_ok(text, knowledge::answer_json(answer));
-    });
+    }, knowledge::Engine::Access::read);
 }
 
 void KbSession::read(sdk::McpCall& call, const json::object& args) {
@@ -77,7 +77,7 @@ void KbSession::read(sdk::McpCall& call, const json::object& args) {
         json::object structured{{"path", r.path}, {"from_line", e.from}, {"to_line", e.to},
                                 {"total_lines", e.total}, {"truncated", e.truncated}};
         return tool_ok(head + e.text + tail, structured);
-    });
+    }, knowledge::Engine::Access::read);
 }
 
 void KbSession::list(sdk::McpCall& call, const json::object& args) {
@@ -97,7 +97,7 @@ void KbSession::list(sdk::McpCall& call, const json::object& args) {
         }
         if (truncated) text += "[more documents exist; raise limit or give a prefix]\n";
         return tool_ok(text, json::object{{"documents", std::move(list)}, {"truncated", truncated}});
-    });
+    }, knowledge::Engine::Access::read);
 }
 
 void KbSession::write(sdk::McpCall& call, const json::object& args) {

@@ -105,7 +105,7 @@ retrieval::SyncStats Library::sync(retrieval::Index& index, const KbSpec& spec) 
             auto& st = states_[uid];
             st.done = done;
             st.total = total;
-        });
+        }, [this] { engine_.let_reads_in(); });  // searches answer during a long first index
     } catch (const std::exception& e) {
         error = e.what();
         host_.warn("knowledge base '" + spec.name + "' could not be indexed: " + error);

@@ -38,7 +38,8 @@ void Engine::stop() {
     index_.reset();
 }
 
-bool Engine::post(std::function<void(retrieval::Index&)> job, std::function<void(const std::string&)> on_fail) {
+bool Engine::post(std::function<void(retrieval::Index&)> job, std::function<void(const std::string&)> on_fail,
+                  Access access) {
     return worker_.post([this, job = std::move(job), on_fail = std::move(on_fail)] {
         std::string failure;
         try {
@@ -51,7 +52,7 @@ bool Engine::post(std::function<void(retrieval::Index&)> job, std::function<void
         }
         if (on_fail) on_fail(failure);
         else host_.warn("index job failed: " + failure);
-    });
+    }, access);
 }
 
 retrieval::Index& Engine::index() {

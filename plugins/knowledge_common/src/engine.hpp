@@ -27,6 +27,8 @@ sdk::Error to_sdk(const retrieval::Error& e);
 
 class Engine {
 public:
+    using Access = Worker::Access;
+
     explicit Engine(const sdk::Host& host) : host_(host) {}
     ~Engine() { stop(); }
 
@@ -38,11 +40,19 @@ public:
 
     // Queues `job`; false when stopping. What it throws (or the index not being open) goes to
     // `on_fail` when given, else to the log (a background job has no one to answer).
-    bool post(std::function<void(retrieval::Index&)> job, std::function<void(const std::string&)> on_fail = {});
+    // A read (Access::read: searches, reads, statistics) may run at a long sync's batch
+    // boundaries instead of after it (let_reads_in).
+    bool post(std::function<void(retrieval::Index&)> job, std::function<void(const std::string&)> on_fail = {},
+              Access access = Access::write);
+
+    // From inside a job, at a point where the index is consistent (a sync between batches): runs
+    // the reads queued at the front, so a search does not wait for a whole bulk index.
+    void let_reads_in() { worker_.run_reads_ahead(); }
 
     // Runs `f(index)` on the worker and waits for it (from a plugin hook, never from the worker).
     // Returns what f returns; rethrows what it throws (retrieval errors as sdk::Error).
-    template <typename F> auto run(F&& f) -> std::invoke_result_t<F, retrieval::Index&> {
+    template <typename F>
+    auto run(F&& f, Access access = Access::write) -> std::invoke_result_t<F, retrieval::Index&> {
         using R = std::invoke_result_t<F, retrieval::Index&>;
         if (worker_.on_worker()) throw sdk::Error(COFFER_E_INTERNAL, "index job waited on from the index worker");
         auto promise = std::make_shared<std::promise<R>>();
@@ -60,7 +70,7 @@ public:
             } catch (...) {
                 promise->set_exception(std::current_exception());
             }
-        });
+        }, access);
         if (!queued) throw sdk::Error(COFFER_E_UNAVAILABLE, "the index is shutting down");
         try {
             return future.get();

@@ -51,7 +51,8 @@ void ToolSession::request(sdk::McpCall call, std::string_view method, std::strin
     }
 }
 
-void ToolSession::on_worker(Engine& engine, sdk::McpCall call, std::function<std::string(retrieval::Index&)> work) {
+void ToolSession::on_worker(Engine& engine, sdk::McpCall call, std::function<std::string(retrieval::Index&)> work,
+                            Engine::Access access) {
     auto shared = std::make_shared<sdk::McpCall>(std::move(call));
     bool queued = engine.post([shared, work = std::move(work)](retrieval::Index& index) {
         try {
@@ -63,7 +64,7 @@ void ToolSession::on_worker(Engine& engine, sdk::McpCall call, std::function<std
         } catch (const std::exception& e) {
             shared->result(tool_error(std::string("internal error: ") + e.what()));
         }
-    }, [shared](const std::string& why) { shared->result(tool_error(why)); });
+    }, [shared](const std::string& why) { shared->result(tool_error(why)); }, access);
     if (!queued) shared->result(tool_error("The knowledge index is shutting down; try again once the daemon is back"));
 }
 

@@ -32,8 +32,10 @@ protected:
 
     // Runs `work(index)` on the engine's worker and completes `call` with what it returns (a
     // tools/call result text). sdk::Error and retrieval::Error become isError results; the
-    // plugin stopping before the job runs is answered too.
-    static void on_worker(Engine& engine, sdk::McpCall call, std::function<std::string(retrieval::Index&)> work);
+    // plugin stopping before the job runs is answered too. A read (search, read, list, recall)
+    // may run at a bulk sync's batch boundaries instead of after the whole sync.
+    static void on_worker(Engine& engine, sdk::McpCall call, std::function<std::string(retrieval::Index&)> work,
+                          Engine::Access access = Engine::Access::write);
 };
 
 // The session's peers: the uids in session_json's "peers" (same-kind instances this session's

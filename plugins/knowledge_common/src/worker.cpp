@@ -17,7 +17,7 @@ void Worker::start(std::function<void(const std::string&)> on_error) {
 }
 
 void Worker::stop() {
-    std::deque<Job> dropped;
+    std::deque<Entry> dropped;
     {
         std::lock_guard<std::mutex> g(mu_);
         if (!started_) return;
@@ -32,11 +32,11 @@ void Worker::stop() {
     started_ = false;
 }
 
-bool Worker::post(Job job) {
+bool Worker::post(Job job, Access access) {
     {
         std::lock_guard<std::mutex> g(mu_);
         if (!started_ || stopping_) return false;
-        jobs_.push_back(std::move(job));
+        jobs_.push_back({std::move(job), access});
     }
     cv_.notify_one();
     return true;
@@ -47,6 +47,32 @@ std::size_t Worker::backlog() const {
     return jobs_.size();
 }
 
+std::size_t Worker::run_reads_ahead() {
+    if (!on_worker()) return 0;
+    std::size_t ran = 0;
+    for (;;) {
+        Job job;
+        {
+            std::lock_guard<std::mutex> g(mu_);
+            if (stopping_ || jobs_.empty() || jobs_.front().access != Access::read) return ran;
+            job = std::move(jobs_.front().job);
+            jobs_.pop_front();
+        }
+        run(job);
+        ++ran;
+    }
+}
+
+void Worker::run(Job& job) noexcept {
+    try {
+        job();
+    } catch (const std::exception& e) {
+        if (on_error_) on_error_(e.what());
+    } catch (...) {
+        if (on_error_) on_error_("unknown exception in an index job");
+    }
+}
+
 void Worker::loop() {
     for (;;) {
         Job job;
@@ -54,16 +80,10 @@ void Worker::loop() {
             std::unique_lock<std::mutex> g(mu_);
             cv_.wait(g, [&] { return stopping_ || !jobs_.empty(); });
             if (stopping_) return;
-            job = std::move(jobs_.front());
+            job = std::move(jobs_.front().job);
             jobs_.pop_front();
         }
-        try {
-            job();
-        } catch (const std::exception& e) {
-            if (on_error_) on_error_(e.what());
-        } catch (...) {
-            if (on_error_) on_error_("unknown exception in an index job");
-        }
+        run(job);
     }
 }
 

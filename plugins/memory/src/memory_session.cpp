@@ -94,7 +94,7 @@ void MemorySession::recall(sdk::McpCall& call, const json::object& args) {
             results[i].as_object()["fact"] = body;
         }
         return tool_ok(text, structured);
-    });
+    }, knowledge::Engine::Access::read);
 }
 
 void MemorySession::forget(sdk::McpCall& call, const json::object& args) {

@@ -118,7 +118,7 @@ std::vector<retrieval::Collection> Store::visible(const std::optional<Project>& 
 void Store::sync_all(retrieval::Index& index) {
     for (auto& c : every()) {
         try {
-            index.sync(c);
+            index.sync(c, {}, [this] { engine_.let_reads_in(); });
             embed(index, c);
         } catch (const std::exception& e) {
             host_.warn("memory '" + c.name + "' could not be indexed: " + e.what());

@@ -180,6 +180,22 @@ BOOST_FIXTURE_TEST_CASE(cli_search_json_shape, Fixture) {
     BOOST_TEST(grep.at("results").at(0).at("engine").as_string() == "grep");
     auto stats = parse(d.cli({"kb", "stats", "docs", "--json"}).out);
     BOOST_TEST(stats.at("documents").as_int64() == 3);
+    // reindex: started in the background and followed to its end; --json prints its statistics.
+    write(docs / "later.md", "# Later\n\nAdded after the first index.\n");
+    fs::remove(docs / "zh/deploy.md");
+    auto re = d.cli({"kb", "reindex", "docs", "--json"});
+    BOOST_REQUIRE_MESSAGE(re.exit_code == 0, re.out + re.err);
+    auto rs = parse(re.out);
+    BOOST_TEST(rs.at("added").to_number<int>() == 1, re.out);
+    BOOST_TEST(rs.at("removed").to_number<int>() == 1);
+    BOOST_TEST(rs.at("unchanged").to_number<int>() == 2);
+    BOOST_TEST(rs.at("documents").to_number<int>() == 3);
+    auto human = d.cli({"kb", "reindex", "docs"});
+    BOOST_TEST(human.exit_code == 0);
+    BOOST_TEST(human.out.find("reindexed kb:docs: 3 files, 0 added") != std::string::npos, human.out);
+    auto missing = d.cli({"kb", "reindex", "nope", "--json"});
+    BOOST_TEST(missing.exit_code == 1);
+    BOOST_TEST(parse(missing.out).at("error").at("code").as_string() == "NOT_FOUND", missing.out);
     auto del = d.cli({"kb", "delete", "docs"});
     BOOST_TEST(del.exit_code == 0);
     BOOST_TEST(fs::exists(docs / "install.md"));  // the documents are the user's
@@ -336,4 +352,35 @@ BOOST_FIXTURE_TEST_CASE(kill_during_bulk_index_then_check_agrees, Fixture) {
     BOOST_TEST(check.at("differences").as_array().empty());
     auto r = search({{"query", "topic7 note 7"}, {"kbs", json::array{"bulk"}}});
     BOOST_TEST(!r.at("results").as_array().empty());
+}
+
+// A search or a stats call asked while a large folder is indexed is answered between two batches
+// of the index, not after the whole folder: it sees the batches committed so far.
+BOOST_FIXTURE_TEST_CASE(searches_answer_while_a_bulk_index_runs, Fixture) {
+    auto bulk = dir.path() / "bulk";
+    constexpr int kFiles = 4000;  // eight batches of 500
+    for (int i = 0; i < kFiles; ++i)
+        write(bulk / ("d" + std::to_string(i % 20)) / ("n" + std::to_string(i) + ".md"),
+              "# Note " + std::to_string(i) + "\n\nAbout topic" + std::to_string(i % 37) + " and the walrus.\n\n" +
+                  std::string(2000, 'w') + "\n");
+    add_kb("bulk", R"({"path":)" + quote(bulk.string()) + "}");
+    // At least two batches still to go when the calls are queued.
+    bool early = eventually(
+        [&] {
+            auto s = status("bulk");
+            if (!s.is_object() || !s.as_object().contains("progress")) return false;
+            auto done = s.at("progress").at("done").to_number<std::int64_t>();
+            return done > 0 && done <= kFiles - 1000;
+        },
+        std::chrono::seconds(20), std::chrono::milliseconds(2));
+    BOOST_TEST_REQUIRE(early, "the index was too far along to prove anything");
+    auto st = action("bulk", "stats", {});
+    auto documents = st.at("documents").to_number<std::int64_t>();
+    BOOST_TEST(documents > 0);
+    BOOST_TEST(documents < kFiles, "stats waited for the whole index: " << documents);
+    auto r = search({{"query", "walrus"}, {"kbs", json::array{"bulk"}}});
+    BOOST_TEST(!r.at("results").as_array().empty());
+    BOOST_REQUIRE(indexed("bulk", kFiles, std::chrono::seconds(120)));
+    auto check = action("bulk", "check", {});
+    BOOST_TEST(check.at("consistent").as_bool() == true, json::serialize(check));
 }
