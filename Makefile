@@ -25,7 +25,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_BUILD ?= $(BUILD)/fuzz
 FUZZ_TARGETS ?=
 
-.PHONY: all deps configure build run test test-sanitize fuzz bench clean
+.PHONY: all deps configure build run test test-sanitize fuzz bench bench-qmd clean
 
 all: build
 
@@ -71,6 +71,11 @@ bench: build
 	$(BUILD)/bin/coffer-bench-invocations
 	$(BUILD)/bin/coffer-bench-toolsearch
 	$(BUILD)/bin/coffer-bench-gateway
+
+# Keyword retrieval beside qmd on the same files and queries (tests/bench/qmd/README.md); installs
+# qmd and the Node 22 it needs into tests/bench/qmd/node_modules.
+bench-qmd: build
+	bash tests/bench/qmd/run.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

@@ -19,7 +19,9 @@
 //   coffer-bench-retrieval --docs N     N documents
 //   coffer-bench-retrieval --quick      500 documents, fewer queries (what ctest runs)
 //   coffer-bench-retrieval --dir D      keep the corpus and index in D and reuse them on the next
-//                                       run (the full index and embedding are then no-ops)
+//                                       run (the full index and embedding are then no-ops); the
+//                                       queries are written to D/queries.txt, one per line, so
+//                                       another engine can be asked the same (tests/bench/qmd)
 #include "bag_of_words.hpp"
 #include "stats.hpp"
 #include "temp_dir.hpp"
@@ -190,6 +192,10 @@ int main(int argc, char** argv) {
         if (i % 10 == 0) q = "how do I " + q + "?";
         if (i % 25 == 0) q = "连接池的配置";
         qs.push_back(q);
+    }
+    if (keep) {
+        std::ofstream out(dir / "queries.txt", std::ios::binary);
+        for (auto& q : qs) out << q << '\n';
     }
     std::vector<Collection> cols = {kb};
     std::size_t hits = 0;
