@@ -1,12 +1,13 @@
 // The OpenAI-compatible embeddings client (see embedder.hpp): request bodies, batching, retries
 // with exponential backoff (Retry-After honoured), answer parsing and normalisation. The HTTP
-// exchange itself is http_post.cpp.
+// exchange itself is lib/http_client.
 //
 // The API key is only ever placed in the Authorization header. Messages carry the status and a
 // short piece of the answer body with any copy of the key blanked out (some servers echo it).
 #include "retrieval/embedder.hpp"
 
-#include "retrieval/http_post.hpp"
+#include "http_client/fetch.hpp"
+
 #include "retrieval/vector_math.hpp"
 
 #include <coffer/utf8.hpp>
@@ -22,6 +23,20 @@ namespace json = boost::json;
 namespace {
 
 constexpr auto kMaxBackoff = std::chrono::milliseconds(30000);
+constexpr std::size_t kMaxBody = 256 * 1024 * 1024;
+
+// `<base_url>/embeddings`; the URL itself is never repeated in an error (it might hold a token).
+http_client::Url endpoint(const std::string& base_url) {
+    try {
+        auto u = http_client::parse_url(base_url);
+        while (u.path.size() > 1 && u.path.back() == '/') u.path.pop_back();
+        u.path = (u.path == "/" ? "" : u.path) + "/embeddings";
+        u.query.clear();
+        return u;
+    } catch (const http_client::Error& e) {
+        throw Error(Error::Code::invalid, std::string("embeddings base_url: ") + e.what());
+    }
+}
 constexpr auto kMaxRetryAfter = std::chrono::milliseconds(60000);
 
 bool retryable(int status) { return status == 408 || status == 429 || status >= 500; }
@@ -36,7 +51,7 @@ std::optional<std::chrono::milliseconds> retry_after(const std::string& v) {
 
 class HttpEmbedder final : public Embedder {
 public:
-    explicit HttpEmbedder(EmbeddingConfig c) : cfg_(std::move(c)), poster_(parse_endpoint(cfg_.base_url, "/embeddings")) {
+    explicit HttpEmbedder(EmbeddingConfig c) : cfg_(std::move(c)), url_(endpoint(cfg_.base_url)) {
         if (cfg_.model.empty()) throw Error(Error::Code::invalid, "embeddings: no model configured");
         if (cfg_.batch < 1) cfg_.batch = 1;
         if (cfg_.max_attempts < 1) cfg_.max_attempts = 1;
@@ -67,7 +82,7 @@ private:
     }
 
     std::string where() const {
-        return (poster_.endpoint().tls ? "https://" : "http://") + poster_.endpoint().host_header;
+        return url_.origin();
     }
 
     std::string request_body(const std::vector<std::string>& texts) const {
@@ -81,22 +96,24 @@ private:
     }
 
     std::vector<std::vector<float>> embed_batch(const std::vector<std::string>& texts) {
-        std::vector<std::pair<std::string, std::string>> headers;
-        if (!cfg_.api_key.empty()) headers.emplace_back("Authorization", "Bearer " + cfg_.api_key);
-        const std::string body = request_body(texts);
+        http_client::Request req;
+        req.method = "POST";
+        req.url = url_;
+        req.headers = {{"Content-Type", "application/json"}, {"Accept", "application/json"}};
+        if (!cfg_.api_key.empty()) req.headers.emplace_back("Authorization", "Bearer " + cfg_.api_key);
+        req.body = request_body(texts);
         std::string last;
         auto wait = cfg_.backoff;
         for (int attempt = 1; attempt <= cfg_.max_attempts; ++attempt) {
             std::optional<std::chrono::milliseconds> hinted;
             try {
-                HttpReply r = poster_.post(headers, body, cfg_.timeout);
+                auto r = client_.fetch(req, cfg_.timeout, kMaxBody);
                 if (r.status == 200) return parse(r.body, texts.size());
                 last = "HTTP " + std::to_string(r.status) + body_excerpt(r.body);
                 if (!retryable(r.status)) break;
-                hinted = retry_after(r.retry_after);
-            } catch (const Error& e) {
-                if (e.code() != Error::Code::unavailable) throw;
-                last = e.what();
+                hinted = retry_after(r.header("Retry-After").value_or(""));
+            } catch (const http_client::Error& e) {
+                last = std::string("embeddings endpoint ") + e.what();
             }
             if (attempt == cfg_.max_attempts) break;
             std::this_thread::sleep_for(hinted ? *hinted : wait);
@@ -162,7 +179,8 @@ private:
     }
 
     EmbeddingConfig cfg_;
-    HttpPoster poster_;
+    http_client::Url url_;
+    http_client::Client client_;
     std::size_t dim_ = 0;  // the dimension of the first answer; every later one must match
 };
 

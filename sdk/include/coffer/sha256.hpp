@@ -30,17 +30,20 @@ public:
     }
     void update(std::string_view text) { update(text.data(), text.size()); }
 
+    // Finishes the digest: its 32 bytes.
+    std::string digest() {
+        unsigned char d[EVP_MAX_MD_SIZE];
+        unsigned int len = 0;
+        EVP_DigestFinal_ex(ctx_.get(), d, &len);
+        return std::string(reinterpret_cast<const char*>(d), len);
+    }
     // Finishes the digest: 64 lower-case hex digits.
     std::string hex() {
-        unsigned char digest[EVP_MAX_MD_SIZE];
-        unsigned int len = 0;
-        EVP_DigestFinal_ex(ctx_.get(), digest, &len);
         static constexpr char digits[] = "0123456789abcdef";
         std::string out;
-        out.reserve(2 * len);
-        for (unsigned int i = 0; i < len; ++i) {
-            out.push_back(digits[digest[i] >> 4]);
-            out.push_back(digits[digest[i] & 0x0f]);
+        for (unsigned char c : digest()) {
+            out.push_back(digits[c >> 4]);
+            out.push_back(digits[c & 0x0f]);
         }
         return out;
     }
