@@ -461,6 +461,7 @@ void register_mcp_commands(Registry& r) {
     r.add({"mcp", "refresh", "", "drop the gateway's cached lists; connected clients are told to re-list", {}, 0, 0,
            refresh});
     register_mcp_curation_commands(r);  // tools, tool/resource/prompt enable|disable, invocations
+    register_mcp_login_command(r);
 }
 
 }  // namespace coffer::cli

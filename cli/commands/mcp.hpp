@@ -18,5 +18,7 @@ class Registry;
 // mcp_curation.cpp: `coffer mcp tools`, `coffer mcp tool|resource|prompt enable|disable`,
 // `coffer mcp invocations`.
 void register_mcp_curation_commands(Registry& r);
+// mcp_login.cpp: `coffer mcp login`.
+void register_mcp_login_command(Registry& r);
 
 }  // namespace coffer::cli

@@ -18,6 +18,7 @@
 
 #include <boost/asio/post.hpp>
 #include <boost/json.hpp>
+#include <openssl/crypto.h>
 
 #include <unistd.h>
 
@@ -180,6 +181,23 @@ core::Result<void> App::load_plugins() {
             case credential::Resolution::Outcome::unavailable: return COFFER_E_UNAVAILABLE;
         }
         return COFFER_E_INTERNAL;
+    };
+    // ABI 1.8: a plugin keeps a secret (an upstream's OAuth tokens) in its own namespace. The
+    // store writes the database, so the write runs on the service thread: at once when the
+    // plugin is already there (an action), else queued in call order. Audited by Store::set /
+    // remove as credential_set / credential_deleted with the plugin as actor.
+    services.store_credential = [this](const std::string& plugin, std::string ref, std::string value) {
+        auto write = [this, plugin, ref = std::move(ref), value = std::move(value)]() mutable {
+            std::string actor = "plugin:" + plugin;
+            bool ok = true;
+            if (value.empty()) (void)credentials_->remove(ref, actor);  // already gone is as good
+            else ok = static_cast<bool>(credentials_->set(ref, value, actor));
+            OPENSSL_cleanse(value.data(), value.size());
+            return ok;
+        };
+        if (svc_.get_executor().running_in_this_thread()) return write() ? COFFER_OK : COFFER_E_UNAVAILABLE;
+        boost::asio::post(svc_, [write = std::move(write)]() mutable { write(); });
+        return COFFER_OK;
     };
     registry_ = std::make_unique<plugin::Registry>(std::move(services));
     std::vector<fs::path> dirs{exe_dir() / ".." / COFFER_PLUGIN_SUBDIR, opt_.home / vault::kPlugins};

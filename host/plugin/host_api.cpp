@@ -5,6 +5,8 @@
 #include "plugin/handles.hpp"
 #include "plugin/turns.hpp"
 
+#include <coffer/credref.hpp>
+
 #include <boost/json.hpp>
 
 #include <openssl/crypto.h>
@@ -107,6 +109,18 @@ coffer_status h_credential_resolve(coffer_host* h, coffer_str ref, void (*sink)(
     OPENSSL_cleanse(value.data(), value.size());
     return st;
 }
+coffer_status h_credential_store(coffer_host* h, coffer_str ref, coffer_str value) {
+    if (!h || !h->services || !h->services->store_credential) return COFFER_E_UNSUPPORTED;
+    auto r = view(ref);
+    const std::string prefix = h->plugin_name + ".";
+    if (!r.starts_with(prefix) || r.size() == prefix.size()) return COFFER_E_DENIED;
+    if (!credref::ref_problem(r).empty()) return COFFER_E_INVALID;
+    try {
+        return h->services->store_credential(h->plugin_name, std::string(r), std::string(view(value)));
+    } catch (...) {
+        return COFFER_E_INTERNAL;
+    }
+}
 coffer_status h_turn_event(coffer_turn* turn, coffer_str event) {
     auto sink = current_turn_sink();
     if (!sink || !*sink) return COFFER_E_UNSUPPORTED;
@@ -158,6 +172,7 @@ const coffer_host_api* host_api() {
         a.credential_resolve = &h_credential_resolve;
         a.turn_event = &h_turn_event;
         a.channel_inbound = &h_channel_inbound;
+        a.credential_store = &h_credential_store;
         return a;
     }();
     return &api;

@@ -43,6 +43,9 @@ struct HostServices {
     // or an error status (COFFER_E_INVALID / COFFER_E_NOT_FOUND / COFFER_E_UNAVAILABLE).
     std::function<coffer_status(const std::string& plugin, std::string_view ref, std::string& value)>
         resolve_credential;
+    // ABI 1.8: store (or, with an empty value, delete) a credential in the plugin's namespace;
+    // the namespace rule is checked before this is called.
+    std::function<coffer_status(const std::string& plugin, std::string ref, std::string value)> store_credential;
     // ABI 1.5 turn events carry no coffer_host: their receiver is set with set_turn_sink
     // (plugin/turns.hpp).
 };

@@ -1,5 +1,7 @@
 #include "http_server.hpp"
 
+#include "oauth_standin.hpp"
+
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -199,7 +201,10 @@ struct McpSession {
 
 class HttpServer {
 public:
-    HttpServer(asio::io_context& io, Options opts, bool legacy) : io_(io), opts_(std::move(opts)), legacy_(legacy) {}
+    HttpServer(asio::io_context& io, Options opts, bool legacy, unsigned short port)
+        : io_(io), opts_(std::move(opts)), legacy_(legacy) {
+        if (opts_.oauth) oauth_.emplace("http://127.0.0.1:" + std::to_string(port), opts_.oauth_ttl, opts_.oauth_log);
+    }
 
     asio::awaitable<void> accept(tcp::acceptor& acc) {
         for (;;) {
@@ -220,6 +225,21 @@ private:
         std::string target(req.target());
         std::string path = target.substr(0, target.find('?'));
         std::string sid(req["Mcp-Session-Id"]);
+        if (oauth_) {
+            auto q = target.find('?');
+            auto r = oauth_->handle(std::string(req.method_string()), path, q == std::string::npos ? "" : target.substr(q + 1),
+                                    req.body(), std::string(req[http::field::content_type]));
+            if (!r && path == "/mcp") r = oauth_->check(std::string(req[http::field::authorization]));
+            if (r) {
+                auto w = std::make_shared<Writer>(s);
+                std::string h = "HTTP/1.1 " + std::to_string(r->status) + " " + r->reason + "\r\n";
+                if (!r->content_type.empty()) h += "Content-Type: " + r->content_type + "\r\n";
+                w->write(h + r->extra_headers + "Content-Length: " + std::to_string(r->body.size()) +
+                         "\r\nConnection: close\r\n\r\n" + r->body);
+                w->close_after();
+                co_return;
+            }
+        }
         for (auto& [name, digest] : opts_.required_headers) {
             auto it = req.find(name);
             if (it == req.end() || sha256_hex(std::string_view(it->value().data(), it->value().size())) != digest)
@@ -336,6 +356,7 @@ private:
     asio::io_context& io_;
     Options opts_;
     bool legacy_;
+    std::optional<OAuthStandIn> oauth_;
     std::map<std::string, McpSession> sessions_;
     int next_session_ = 1;
     int next_stream_ = 1;
@@ -346,7 +367,7 @@ private:
 int run_http(asio::io_context& io, const Options& opts, unsigned short port, bool legacy) {
     tcp::acceptor acc(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
     std::cout << "PORT " << acc.local_endpoint().port() << std::endl;
-    HttpServer server(io, opts, legacy);
+    HttpServer server(io, opts, legacy, acc.local_endpoint().port());
     asio::co_spawn(io, server.accept(acc), asio::detached);
     io.run();
     return 0;

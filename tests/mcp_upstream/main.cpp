@@ -14,6 +14,8 @@
 //                                 SHA-256 (hex); proves a credential arrived without naming it
 //   --require-header NAME=SHA256  HTTP: answer 401 unless the request has header NAME with such a value
 //   --resumable         HTTP: number and keep SSE events; GET with Last-Event-ID resumes a stream
+//   --oauth             HTTP: also its own OAuth authorization server; /mcp needs its Bearer tokens
+//                       (--oauth-ttl SECONDS per access token, --oauth-log FILE of grants)
 //   --cut-stream-after N  HTTP: close the first connection of every SSE stream after N events,
 //                       with a `retry` field first, without ending the stream
 //   --cut-retry-ms MS   the `retry` sent before such a cut (default 50)
@@ -87,6 +89,9 @@ int main(int argc, char** argv) {
         else if (a == "--resumable") opts.resumable = true;
         else if (a == "--cut-stream-after") opts.cut_after = std::atoi(next().c_str());
         else if (a == "--cut-retry-ms") opts.cut_retry_ms = std::atoi(next().c_str());
+        else if (a == "--oauth") opts.oauth = true;
+        else if (a == "--oauth-ttl") opts.oauth_ttl = std::atoi(next().c_str());
+        else if (a == "--oauth-log") opts.oauth_log = next();
         else if (a == "--stderr") std::cerr << next() << std::endl;
         else if (a == "--exit-at-start") std::exit(std::atoi(next().c_str()));
         else if (a == "--require-env" || a == "--require-header") {

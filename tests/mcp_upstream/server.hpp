@@ -48,6 +48,11 @@ struct Options {
     // stream (0: never).
     int cut_after = 0;
     int cut_retry_ms = 50;
+    // HTTP: the server is its own OAuth authorization server and /mcp needs its Bearer tokens
+    // (oauth_standin.hpp); tokens live oauth_ttl seconds; grants are logged to oauth_log.
+    bool oauth = false;
+    int oauth_ttl = 3600;
+    std::string oauth_log;
 };
 
 using coffer::sha256_hex;  // lower-case hex SHA-256 of a text (coffer/sha256.hpp)

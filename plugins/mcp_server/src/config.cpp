@@ -69,6 +69,7 @@ std::string ServerConfig::first_credential_reference() const {
         if (is_credref(v)) return "env " + k;
     for (auto& [k, v] : headers)
         if (is_credref(v)) return "header " + k;
+    if (is_credref(oauth.client_secret)) return "oauth client_secret";
     return {};
 }
 
@@ -84,6 +85,10 @@ ServerConfig parse_config(std::string name, const json::object& config) {
     c.env = pairs(config, "env");
     c.cwd = str(config, "cwd");
     c.headers = pairs(config, "headers");
+    if (auto* o = config.if_contains("oauth"); o && o->is_object()) {
+        const auto& oa = o->as_object();
+        c.oauth = {str(oa, "client_id"), str(oa, "client_secret"), str(oa, "client_metadata_url"), str(oa, "scope")};
+    }
     if (auto* t = config.if_contains("timeout_ms"); t && t->is_int64() && t->as_int64() > 0)
         c.timeout = std::chrono::milliseconds(t->as_int64());
     if (auto* b = config.if_contains("auto_enable_new"); b && b->is_bool()) c.auto_enable_new = b->as_bool();
@@ -112,6 +117,14 @@ void validate_config(const json::object& config, sdk::Validation& v) {
             if (val.find_first_of("\r\n") != std::string::npos || val.find('\0') != std::string::npos)
                 v.fail(p, "must not contain line breaks or NUL");
             check_credref(p, val, v);
+        }
+        if (auto* o = config.if_contains("oauth"); o && o->is_object()) {
+            const auto& oa = o->as_object();
+            if (oa.contains("client_secret") && !oa.contains("client_id"))
+                v.fail("/oauth/client_secret", "needs oauth.client_id (the client the secret belongs to)");
+            check_credref("/oauth/client_secret", str(oa, "client_secret"), v);
+            if (auto m = str(oa, "client_metadata_url"); !m.empty() && !m.starts_with("https://"))
+                v.fail("/oauth/client_metadata_url", "must be an https:// URL (a client ID metadata document)");
         }
     }
     if (has_command) {

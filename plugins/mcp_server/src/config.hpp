@@ -27,6 +27,11 @@ struct ServerConfig {
     // http
     std::string url;
     std::vector<std::pair<std::string, std::string>> headers;  // values may be credref:<ref>
+    // http, OAuth (oauth.cpp): a client registered with the authorization server beforehand
+    // (its secret may be credref:<ref>), a client ID metadata document URL, a scope to ask for.
+    struct OAuth {
+        std::string client_id, client_secret, client_metadata_url, scope;
+    } oauth;
     // both
     std::chrono::milliseconds timeout{60000};
     bool auto_enable_new = true;

@@ -1,6 +1,7 @@
 #include "connection.hpp"
 
 #include "credentials.hpp"
+#include "oauth.hpp"
 
 #include <coffer/raw_json.hpp>
 
@@ -152,6 +153,30 @@ void Connection::start() {
         fail_start(Failure{err::kUnavailable, who() + ": " + resolved.error, std::string(reason::credentials), {}}, false,
                    false);
         return;
+    }
+    // OAuth (oauth.hpp): a stored token goes on the requests, refreshed first (off the I/O
+    // thread) when it is about to expire; then this start runs again.
+    if (cfg_->transport == TransportKind::http && !has_header(*resolved.config, "authorization")) {
+        auto& rt = up_->runtime();
+        if (auto stored = load_oauth(rt.host(), *cfg_)) {
+            if (needs_refresh(*stored) && !oauth_refreshed_) {
+                oauth_refreshed_ = true;
+                bool queued = rt.blocking([weak = weak_from_this(), &rt, cfg = cfg_, s = *stored]() mutable {
+                    std::string error;
+                    try {
+                        refresh_oauth(rt.host(), *cfg, std::move(s));
+                    } catch (const std::exception& e) {
+                        error = e.what();
+                    }
+                    rt.post([weak, error, &rt, name = cfg->name] {
+                        if (!error.empty()) rt.host().warn("mcp_server:" + name + ": OAuth token refresh failed: " + error);
+                        if (auto self = weak.lock(); self && self->state_ == State::starting) self->start();
+                    });
+                });
+                if (queued) return;
+            }
+            resolved.config = with_bearer(resolved.config, stored->tokens.access_token);
+        }
     }
     auto now = Health::Clock::now();
     if (auto no = up_->health().admit(now)) {

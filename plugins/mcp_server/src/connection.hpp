@@ -127,6 +127,7 @@ private:
     bool admitted_ = false, counted_ = false;
     StartQueue::Ticket start_ticket_ = 0;  // a slot of the runtime's start queue, held or waited for
     std::shared_ptr<const ServerConfig> resolved_;  // credentials resolved, until the transport takes it
+    bool oauth_refreshed_ = false;                  // a token refresh was tried for this connection
     std::shared_ptr<boost::asio::steady_timer> hold_timer_;
 
     std::int64_t next_id_ = 1;

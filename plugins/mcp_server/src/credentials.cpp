@@ -1,6 +1,7 @@
 #include "credentials.hpp"
 
 #include <openssl/crypto.h>
+#include <strings.h>
 
 namespace coffer::mcp_server {
 
@@ -43,16 +44,34 @@ std::string resolve_all(std::vector<std::pair<std::string, std::string>>& pairs,
     return {};
 }
 
-}  // namespace
-
-ResolvedConfig resolve_credentials(const std::shared_ptr<const ServerConfig>& cfg, const sdk::Host& host) {
-    if (cfg->first_credential_reference().empty()) return ResolvedConfig{cfg, {}};
-    // The copy wipes its env and header values when the last owner (the transport) lets go.
-    std::shared_ptr<ServerConfig> copy(new ServerConfig(*cfg), [](ServerConfig* c) {
+// A copy that wipes its env and header values when the last owner (the transport) lets go.
+std::shared_ptr<ServerConfig> wiped_copy(const ServerConfig& cfg) {
+    return std::shared_ptr<ServerConfig>(new ServerConfig(cfg), [](ServerConfig* c) {
         for (auto* pairs : {&c->env, &c->headers})
             for (auto& [k, v] : *pairs) OPENSSL_cleanse(v.data(), v.size());
+        OPENSSL_cleanse(c->oauth.client_secret.data(), c->oauth.client_secret.size());
         delete c;
     });
+}
+
+}  // namespace
+
+bool has_header(const ServerConfig& cfg, std::string_view name) {
+    for (const auto& [k, v] : cfg.headers)
+        if (k.size() == name.size() && strncasecmp(k.data(), name.data(), k.size()) == 0) return true;
+    return false;
+}
+
+std::shared_ptr<const ServerConfig> with_bearer(const std::shared_ptr<const ServerConfig>& cfg, const std::string& token) {
+    auto copy = wiped_copy(*cfg);
+    copy->headers.emplace_back("Authorization", "Bearer " + token);
+    return copy;
+}
+
+ResolvedConfig resolve_credentials(const std::shared_ptr<const ServerConfig>& cfg, const sdk::Host& host) {
+    if (cfg->first_credential_reference().empty() || cfg->first_credential_reference() == "oauth client_secret")
+        return ResolvedConfig{cfg, {}};
+    auto copy = wiped_copy(*cfg);
     auto error = resolve_all(copy->env, "env", false, host);
     if (error.empty()) error = resolve_all(copy->headers, "header", true, host);
     if (!error.empty()) return ResolvedConfig{nullptr, std::move(error)};

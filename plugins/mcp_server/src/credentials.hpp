@@ -21,4 +21,9 @@ struct ResolvedConfig {
 // `cfg` itself when it holds no reference; otherwise a copy with every reference replaced.
 ResolvedConfig resolve_credentials(const std::shared_ptr<const ServerConfig>& cfg, const sdk::Host& host);
 
+// Whether `cfg` sets the header `name` (compared case-insensitively).
+bool has_header(const ServerConfig& cfg, std::string_view name);
+// A copy of `cfg` that also sends `Authorization: Bearer <token>`, wiped when let go.
+std::shared_ptr<const ServerConfig> with_bearer(const std::shared_ptr<const ServerConfig>& cfg, const std::string& token);
+
 }  // namespace coffer::mcp_server

@@ -74,6 +74,8 @@ json::value ServerInstance::status() {
 }
 
 json::value ServerInstance::action(std::string_view name, const json::object& args) {
+    if (name == "login") return login(args);
+    if (name == "login_complete") return login_complete(args);
     if (!args.empty())
         throw sdk::Error(COFFER_E_INVALID, std::string(name) + " takes no arguments",
                          json::object{{"errors", json::array{json::object{{"pointer", "/" + std::string(args.begin()->key())},
@@ -133,6 +135,63 @@ json::value ServerInstance::tools() {
 
 std::unique_ptr<sdk::McpSessionState> ServerInstance::open_mcp(sdk::McpSession session, const json::object& info) {
     return std::make_unique<Session>(up_, session, info);
+}
+
+}  // namespace coffer::mcp_server
+
+namespace coffer::mcp_server {
+
+namespace {
+
+// The one string argument `key` of an action (and nothing else).
+std::string only_string(const json::object& args, const char* action, const char* key, std::size_t max) {
+    for (auto& kv : args)
+        if (kv.key() != key)
+            throw sdk::Error(COFFER_E_INVALID, std::string(action) + " takes only " + key,
+                             json::object{{"errors", json::array{json::object{{"pointer", "/" + std::string(kv.key())},
+                                                                              {"message", "unknown argument"}}}}});
+    auto* v = args.if_contains(key);
+    if (!v || !v->is_string() || v->get_string().empty() || v->get_string().size() > max)
+        throw sdk::Error(COFFER_E_INVALID, std::string(action) + " needs " + key + " (a string)",
+                         json::object{{"errors", json::array{json::object{{"pointer", "/" + std::string(key)},
+                                                                          {"message", "required string"}}}}});
+    return std::string(v->get_string());
+}
+
+}  // namespace
+
+json::value ServerInstance::login(const json::object& args) {
+    auto redirect = only_string(args, "login", "redirect_uri", 2048);
+    if (!redirect.starts_with("http://127.0.0.1:") && !redirect.starts_with("http://localhost:") &&
+        !redirect.starts_with("http://[::1]:"))
+        throw sdk::Error(COFFER_E_INVALID, "redirect_uri must be a loopback http URL with a port (RFC 8252)");
+    auto cfg = up_->config();
+    try {
+        return logins_.begin(up_->runtime().host(), *cfg, redirect);
+    } catch (const oauth::Error& e) {
+        throw sdk::Error(COFFER_E_UNAVAILABLE, "mcp_server:" + cfg->name + ": " + e.what());
+    } catch (const http_client::Error& e) {
+        throw sdk::Error(COFFER_E_UNAVAILABLE, "mcp_server:" + cfg->name + ": " + e.what());
+    }
+}
+
+json::value ServerInstance::login_complete(const json::object& args) {
+    auto query = only_string(args, "login_complete", "query", 16384);
+    auto cfg = up_->config();
+    json::object out;
+    try {
+        out = logins_.complete(up_->runtime().host(), *cfg, query);
+    } catch (const oauth::Error& e) {
+        throw sdk::Error(COFFER_E_UNAVAILABLE, "mcp_server:" + cfg->name + ": " + e.what());
+    } catch (const http_client::Error& e) {
+        throw sdk::Error(COFFER_E_UNAVAILABLE, "mcp_server:" + cfg->name + ": " + e.what());
+    }
+    // Connections opened before used no token: the next call connects with it, without waiting
+    // out the backoff of the refused attempts.
+    up_->health().reset();
+    close_all("logged in; reconnecting with the new token");
+    up_->runtime().host().audit("oauth_login", cfg->name, json::object{{"scope", out["scope"]}});
+    return out;
 }
 
 }  // namespace coffer::mcp_server

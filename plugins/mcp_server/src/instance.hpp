@@ -2,6 +2,7 @@
 // `tools` actions, and a Session per downstream session that uses it.
 #pragma once
 
+#include "oauth.hpp"
 #include "upstream.hpp"
 
 #include <coffer/sdk.hpp>
@@ -29,7 +30,11 @@ private:
     json::value test();
     json::value tools();
 
+    json::value login(const json::object& args);
+    json::value login_complete(const json::object& args);
+
     std::shared_ptr<Upstream> up_;
+    OAuthLogins logins_;
 };
 
 }  // namespace coffer::mcp_server

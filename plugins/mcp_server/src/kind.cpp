@@ -10,7 +10,11 @@ std::vector<sdk::ActionInfo> ServerKind::actions() const {
     return {{"test",
              "connect once, initialize, list tools/resources/prompts; reports {ok, protocol_version, server_info, "
              "tools, resources, prompts, duration_ms, error}"},
-            {"tools", "list the upstream's tools [{name, description}]"}};
+            {"tools", "list the upstream's tools [{name, description}]"},
+            {"login", "HTTP servers with OAuth: {redirect_uri} (a loopback URL the caller listens on) → "
+                      "{authorization_url, expires_in, issuer}; open the URL, then login_complete"},
+            {"login_complete", "{query} (the query string the browser was redirected with) → {logged_in, scope, "
+                               "expires_at, refreshable, credential}; the tokens are kept as that credential"}};
 }
 
 void ServerKind::validate(const json::object& config, sdk::Validation& v) { validate_config(config, v); }

@@ -17,6 +17,7 @@ void Runtime::start() {
     std::lock_guard<std::mutex> g(mu_);
     if (thread_.joinable()) return;
     if (!io_) io_ = std::make_unique<asio::io_context>();
+    blocking_stop_ = false;
     work_.emplace(asio::make_work_guard(*io_));
     handoff_ = std::make_unique<Handoff>(*io_);
     std::promise<std::thread::id> id;
@@ -42,6 +43,31 @@ void Runtime::start() {
     thread_id_ = fut.get();
 }
 
+bool Runtime::blocking(std::function<void()> job) {
+    std::lock_guard<std::mutex> g(mu_);
+    if (!thread_.joinable() || blocking_stop_) return false;
+    blocking_jobs_.push_back(std::move(job));
+    if (!blocking_thread_.joinable())
+        blocking_thread_ = std::thread([this] {
+            for (;;) {
+                std::function<void()> next;
+                {
+                    std::unique_lock<std::mutex> lk(mu_);
+                    blocking_cv_.wait(lk, [this] { return blocking_stop_ || !blocking_jobs_.empty(); });
+                    if (blocking_stop_) return;
+                    next = std::move(blocking_jobs_.front());
+                    blocking_jobs_.pop_front();
+                }
+                try {
+                    next();
+                } catch (...) {
+                }
+            }
+        });
+    blocking_cv_.notify_one();
+    return true;
+}
+
 void Runtime::shutdown() {
     std::thread t;
     {
@@ -49,6 +75,18 @@ void Runtime::shutdown() {
         if (!thread_.joinable()) return;
         work_.reset();
     }
+    // The blocking-work thread first: its job may post to the loop, which still runs.
+    std::thread b;
+    std::deque<std::function<void()>> dropped;
+    {
+        std::lock_guard<std::mutex> g(mu_);
+        blocking_stop_ = true;
+        b = std::move(blocking_thread_);
+        dropped.swap(blocking_jobs_);
+    }
+    blocking_cv_.notify_all();
+    if (b.joinable()) b.join();
+    dropped.clear();
     // Whatever sessions are still open were abandoned by the host: kill their children now (the
     // I/O thread reaps them and reports child_exited), then let the loop drain.
     kill_all_children();

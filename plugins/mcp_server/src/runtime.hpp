@@ -14,6 +14,8 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <deque>
+#include <condition_variable>
 #include <memory>
 #include <map>
 #include <mutex>
@@ -77,6 +79,12 @@ public:
         }
     }
 
+    // Runs `job` on the one thread for blocking work (an OAuth token refresh: a few HTTP round
+    // trips with their own deadline), never on the I/O thread; the job posts its outcome back
+    // with post(). Jobs run in order; those still queued at shutdown are dropped, the running one
+    // is waited for. False when not running.
+    bool blocking(std::function<void()> job);
+
     // The bound on upstreams starting at once (I/O thread only).
     StartQueue& starts() { return starts_; }
 
@@ -97,6 +105,11 @@ private:
     std::thread::id thread_id_;
     mutable std::mutex mu_;
     std::map<long, std::string> children_;
+    // The blocking-work thread (started by the first blocking(), joined by shutdown()).
+    std::deque<std::function<void()>> blocking_jobs_;
+    std::condition_variable blocking_cv_;
+    std::thread blocking_thread_;
+    bool blocking_stop_ = false;
     StartQueue starts_{[this](std::function<void()> fn) { post(std::move(fn)); }};
 };
 

@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 #define COFFER_ABI_MAJOR 1
-#define COFFER_ABI_MINOR 7
+#define COFFER_ABI_MINOR 8
 
 #if defined(_WIN32)
 #define COFFER_EXPORT __declspec(dllexport)
@@ -165,6 +165,17 @@ typedef struct coffer_host_api {
        called then). Any thread; never blocks. */
     coffer_status (*channel_inbound)(coffer_channel* channel, coffer_str envelope_json,
                                      void (*ack)(void* ack_ctx, coffer_status status), void* ack_ctx);
+
+    /* --- ABI 1.8: credentials a plugin keeps (OAuth tokens of upstreams) --- */
+    /* Stores `value` as the credential `ref` (encrypted with the vault's master key like every
+       credential, replacing an older value), or deletes it when `value` is empty. A plugin may
+       only write in its own namespace: `ref` must be "<plugin name>." followed by a valid
+       reference name ("mcp_server.oauth.github"); anything else is COFFER_E_DENIED, and an
+       invalid name COFFER_E_INVALID. credential_resolve reads it back. The write is durable when
+       COFFER_OK returns on the host's service thread (where actions run); from any other thread
+       it is queued (COFFER_OK) and lands shortly after, in call order. Audited as
+       `credential_stored` (reference and plugin, never the value). Never blocks. */
+    coffer_status (*credential_store)(coffer_host* host, coffer_str ref, coffer_str value);
 } coffer_host_api;
 
 /*

@@ -131,6 +131,13 @@ public:
         if (out.status != COFFER_OK) out.value.clear();
         return out;
     }
+    // ABI 1.8: keep a secret the plugin obtained (an OAuth token) as the credential `ref`, which
+    // must be "<plugin name>.<name>"; an empty value deletes it. COFFER_E_UNSUPPORTED on an older
+    // host (then keep nothing: never write a secret to a file of your own).
+    coffer_status store_credential(std::string_view ref, std::string_view value) const {
+        if (!has(&coffer_host_api::credential_store)) return COFFER_E_UNSUPPORTED;
+        return api_->credential_store(host_, to_cstr(ref), to_cstr(value));
+    }
     const coffer_host_api* api() const noexcept { return api_; }
     coffer_host* handle() const noexcept { return host_; }
 

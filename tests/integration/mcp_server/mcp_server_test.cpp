@@ -47,7 +47,7 @@ BOOST_FIXTURE_TEST_CASE(kind_is_bundled, Fixture) {
     for (auto& e : k.at("kinds").as_array())
         if (e.at("kind").as_string() == "mcp_server") {
             found = true;
-            BOOST_TEST(e.at("actions").as_array().size() == 2u);
+            BOOST_TEST(e.at("actions").as_array().size() == 4u);  // test, tools, login, login_complete
             BOOST_TEST(e.at("schema").at("properties").as_object().contains("timeout_ms"));
         }
     BOOST_TEST(found, d.log());

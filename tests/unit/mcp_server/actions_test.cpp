@@ -15,7 +15,7 @@ BOOST_AUTO_TEST_CASE(kind_descriptor) {
     BOOST_TEST(schema.at("properties").at("timeout_ms").at("default").as_int64() == 60000);
     BOOST_TEST(schema.at("properties").at("auto_enable_new").at("default").as_bool());
     auto actions = json::parse(std::string(k.actions_json.ptr, k.actions_json.len));
-    BOOST_TEST(actions.as_array().size() == 2u);
+    BOOST_TEST(actions.as_array().size() == 4u);  // test, tools, login, login_complete
 }
 
 BOOST_AUTO_TEST_CASE(validation_and_names) {

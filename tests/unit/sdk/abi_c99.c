@@ -38,6 +38,7 @@ static const coffer_c_layout_entry layout[] = {
     ENTRY(offsetof(coffer_host_api, credential_resolve)),
     ENTRY(offsetof(coffer_host_api, turn_event)),
     ENTRY(offsetof(coffer_host_api, channel_inbound)),
+    ENTRY(offsetof(coffer_host_api, credential_store)),
     ENTRY(sizeof(coffer_kind)),
     ENTRY(offsetof(coffer_kind, name)),
     ENTRY(offsetof(coffer_kind, schema_json)),

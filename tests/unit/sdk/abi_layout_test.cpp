@@ -42,6 +42,7 @@ BOOST_AUTO_TEST_CASE(c_and_cxx_agree_on_layout) {
         ENTRY(offsetof(coffer_host_api, credential_resolve)),
         ENTRY(offsetof(coffer_host_api, turn_event)),
         ENTRY(offsetof(coffer_host_api, channel_inbound)),
+        ENTRY(offsetof(coffer_host_api, credential_store)),
         ENTRY(sizeof(coffer_kind)),
         ENTRY(offsetof(coffer_kind, name)),
         ENTRY(offsetof(coffer_kind, schema_json)),
@@ -121,14 +122,19 @@ BOOST_AUTO_TEST_CASE(minor_5_appends_the_agent_driver) {
 
 BOOST_AUTO_TEST_CASE(minor_6_appends_the_channel_adapter) {
     // 1.6 only appended: channel_inbound after turn_event, channel after agent.
-    BOOST_TEST(sizeof(coffer_host_api) == offsetof(coffer_host_api, channel_inbound) + sizeof(void*));
+    BOOST_TEST(offsetof(coffer_host_api, credential_store) == offsetof(coffer_host_api, channel_inbound) + sizeof(void*));
     BOOST_TEST(offsetof(coffer_kind, rescope) == offsetof(coffer_kind, channel) + sizeof(void*));
 }
 
 BOOST_AUTO_TEST_CASE(minor_7_appends_rescope) {
     // 1.7 only appended: rescope after channel.
     BOOST_TEST(sizeof(coffer_kind) == offsetof(coffer_kind, rescope) + sizeof(void*));
-    BOOST_TEST(COFFER_ABI_MINOR == 7);
+}
+
+BOOST_AUTO_TEST_CASE(minor_8_appends_credential_store) {
+    // 1.8 only appended: credential_store after channel_inbound.
+    BOOST_TEST(sizeof(coffer_host_api) == offsetof(coffer_host_api, credential_store) + sizeof(void*));
+    BOOST_TEST(COFFER_ABI_MINOR == 8);
 }
 
 BOOST_AUTO_TEST_CASE(a_c_plugin_is_drivable_by_the_fake_host) {
