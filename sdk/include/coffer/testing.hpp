@@ -45,6 +45,8 @@ struct coffer_host {
     // ABI 1.3: the credentials the fake host resolves (ref → value), and every ref asked for.
     std::map<std::string, std::string> credentials;
     std::vector<std::string> resolved;
+    // ABI 1.8: the refs stored through credential_store, in order (values land in `credentials`).
+    std::vector<std::string> stored;
 };
 
 // ABI 1.2 fakes: a session records what the provider sends the client; a call waits for its
@@ -161,6 +163,17 @@ public:
             }
             if (!sink) return COFFER_E_INVALID;
             sink(ctx, cstr(value));
+            return COFFER_OK;
+        };
+        // ABI 1.8: kept in `credentials`; the fake host does not know the plugin's name, so it
+        // only requires the namespace form "<name>.<rest>".
+        api_.credential_store = [](coffer_host* h, coffer_str ref, coffer_str value) {
+            std::string r(view(ref));
+            if (r.find('.') == std::string::npos || r.front() == '.' || r.back() == '.') return COFFER_E_DENIED;
+            std::lock_guard<std::mutex> g(h->mu);
+            h->stored.push_back(r);
+            if (value.len == 0) h->credentials.erase(r);
+            else h->credentials[r] = std::string(view(value));
             return COFFER_OK;
         };
 
