@@ -61,32 +61,27 @@ std::vector<std::string> server_metadata_urls(const std::string& issuer) {
             u.origin() + "/.well-known/openid-configuration" + path, u.origin() + path + "/.well-known/openid-configuration"};
 }
 
-std::optional<std::string> Discovery::get_json(const std::string& url) {
-    http_client::Request req;
-    req.url = http_client::parse_url(url);
-    req.headers = {{"Accept", "application/json"}, {"MCP-Protocol-Version", "2025-11-25"}};
-    auto r = client_.fetch(req, timeout_, 1024 * 1024);
-    if (r.status != 200) return std::nullopt;
-    return r.body;
+std::optional<json::object> Discovery::document(const std::string& url) {
+    try {
+        http_client::Request req;
+        req.url = http_client::parse_url(url);
+        req.headers = {{"Accept", "application/json"}, {"MCP-Protocol-Version", "2025-11-25"}};
+        auto r = client_.fetch(req, timeout_, 1024 * 1024);
+        if (r.status != 200) return std::nullopt;
+        boost::system::error_code ec;
+        auto v = json::parse(r.body, ec);
+        if (ec || !v.is_object()) return std::nullopt;
+        return std::move(v.get_object());
+    } catch (const http_client::Error&) {
+        return std::nullopt;  // not there: the next URL is tried
+    }
 }
 
 std::optional<ResourceMetadata> Discovery::resource(const http_client::Url& server, const std::optional<Challenge>& challenge) {
     for (const auto& url : resource_metadata_urls(server, challenge)) {
-        std::optional<std::string> body;
-        try {
-            body = get_json(url);
-        } catch (const http_client::Error&) {
-            continue;
-        }
-        if (!body) continue;
-        json::value v;
-        try {
-            v = json::parse(*body);
-        } catch (...) {
-            continue;
-        }
-        if (!v.is_object()) continue;
-        const auto& o = v.get_object();
+        auto doc = document(url);
+        if (!doc) continue;
+        const auto& o = *doc;
         ResourceMetadata m{url, text(o, "resource"), texts(o, "authorization_servers"), texts(o, "scopes_supported")};
         if (m.authorization_servers.empty())
             throw Error("the protected-resource metadata at " + url + " names no authorization server");
@@ -97,21 +92,9 @@ std::optional<ResourceMetadata> Discovery::resource(const http_client::Url& serv
 
 std::optional<ServerMetadata> Discovery::server(const std::string& issuer) {
     for (const auto& url : server_metadata_urls(issuer)) {
-        std::optional<std::string> body;
-        try {
-            body = get_json(url);
-        } catch (const http_client::Error&) {
-            continue;
-        }
-        if (!body) continue;
-        json::value v;
-        try {
-            v = json::parse(*body);
-        } catch (...) {
-            continue;
-        }
-        if (!v.is_object()) continue;
-        const auto& o = v.get_object();
+        auto doc = document(url);
+        if (!doc) continue;
+        const auto& o = *doc;
         ServerMetadata m;
         m.url = url;
         m.issuer = text(o, "issuer");

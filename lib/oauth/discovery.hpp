@@ -10,6 +10,8 @@
 
 #include "http_client/fetch.hpp"
 
+#include <boost/json/object.hpp>
+
 #include <chrono>
 #include <optional>
 #include <string>
@@ -62,7 +64,8 @@ public:
     ServerMetadata legacy_server(const http_client::Url& server);
 
 private:
-    std::optional<std::string> get_json(const std::string& url);
+    // The JSON object at `url` when it answers 200 with one; nullopt for anything else.
+    std::optional<boost::json::object> document(const std::string& url);
 
     http_client::Client& client_;
     std::chrono::milliseconds timeout_;
