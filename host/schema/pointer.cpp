@@ -1,5 +1,7 @@
 #include "schema/pointer.hpp"
 
+#include <coffer/percent.hpp>
+
 namespace coffer::schema::detail {
 
 void append_token(std::string& pointer, std::string_view token) {
@@ -27,41 +29,13 @@ std::string child_pointer(std::string_view pointer, std::string_view token) {
     return out;
 }
 
-namespace {
-
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-std::optional<std::string> percent_decode(std::string_view in) {
-    std::string out;
-    out.reserve(in.size());
-    for (std::size_t i = 0; i < in.size(); ++i) {
-        if (in[i] != '%') {
-            out.push_back(in[i]);
-            continue;
-        }
-        if (i + 2 >= in.size()) return std::nullopt;
-        const int hi = hex_value(in[i + 1]);
-        const int lo = hex_value(in[i + 2]);
-        if (hi < 0 || lo < 0) return std::nullopt;
-        out.push_back(static_cast<char>(hi * 16 + lo));
-        i += 2;
-    }
-    return out;
-}
-
-}  // namespace
 
 std::optional<std::vector<std::string>> parse_local_ref(std::string_view ref, std::string& why) {
     if (ref.empty() || ref.front() != '#') {
         why = "only local references starting with \"#\" are supported";
         return std::nullopt;
     }
-    auto decoded = percent_decode(ref.substr(1));
+    auto decoded = coffer::percent_decode(ref.substr(1));
     if (!decoded) {
         why = "has an invalid percent-encoding";
         return std::nullopt;

@@ -2,6 +2,8 @@
 // and parser of the OAuth client.
 #pragma once
 
+#include <coffer/percent.hpp>
+
 #include <map>
 #include <string>
 #include <string_view>
@@ -12,8 +14,6 @@ namespace coffer::oauth {
 
 using Fields = std::vector<std::pair<std::string, std::string>>;
 
-// Unreserved characters kept, everything else %XX (space as %20).
-std::string percent_encode(std::string_view text);
 // name=value&… with both sides percent-encoded, in the given order.
 std::string form_encode(const Fields& fields);
 // A query or form body decoded ('+' is a space); a repeated name keeps its first value. Malformed
