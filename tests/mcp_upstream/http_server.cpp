@@ -203,7 +203,8 @@ class HttpServer {
 public:
     HttpServer(asio::io_context& io, Options opts, bool legacy, unsigned short port)
         : io_(io), opts_(std::move(opts)), legacy_(legacy) {
-        if (opts_.oauth) oauth_.emplace("http://127.0.0.1:" + std::to_string(port), opts_.oauth_ttl, opts_.oauth_log);
+        if (opts_.oauth) oauth_.emplace("http://127.0.0.1:" + std::to_string(port), opts_.oauth_ttl, opts_.oauth_log,
+                                       opts_.oauth_claimed_ttl);
     }
 
     asio::awaitable<void> accept(tcp::acceptor& acc) {

@@ -15,7 +15,8 @@
 //   --require-header NAME=SHA256  HTTP: answer 401 unless the request has header NAME with such a value
 //   --resumable         HTTP: number and keep SSE events; GET with Last-Event-ID resumes a stream
 //   --oauth             HTTP: also its own OAuth authorization server; /mcp needs its Bearer tokens
-//                       (--oauth-ttl SECONDS per access token, --oauth-log FILE of grants)
+//                       (--oauth-ttl SECONDS per access token, --oauth-log FILE of grants,
+//                       --oauth-claimed-ttl SECONDS announced instead: a token revoked early)
 //   --cut-stream-after N  HTTP: close the first connection of every SSE stream after N events,
 //                       with a `retry` field first, without ending the stream
 //   --cut-retry-ms MS   the `retry` sent before such a cut (default 50)
@@ -92,6 +93,7 @@ int main(int argc, char** argv) {
         else if (a == "--oauth") opts.oauth = true;
         else if (a == "--oauth-ttl") opts.oauth_ttl = std::atoi(next().c_str());
         else if (a == "--oauth-log") opts.oauth_log = next();
+        else if (a == "--oauth-claimed-ttl") opts.oauth_claimed_ttl = std::atoi(next().c_str());
         else if (a == "--stderr") std::cerr << next() << std::endl;
         else if (a == "--exit-at-start") std::exit(std::atoi(next().c_str()));
         else if (a == "--require-env" || a == "--require-header") {

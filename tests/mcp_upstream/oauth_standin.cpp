@@ -114,7 +114,7 @@ std::optional<OAuthReply> OAuthStandIn::handle(const std::string& method, const 
         return json_reply(200, "OK",
                           json::object{{"access_token", access},
                                        {"token_type", "Bearer"},
-                                       {"expires_in", ttl_},
+                                       {"expires_in", claimed_},
                                        {"refresh_token", refresh},
                                        {"scope", "mcp:tools"}});
     }

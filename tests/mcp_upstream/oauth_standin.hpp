@@ -26,8 +26,11 @@ struct OAuthReply {
 
 class OAuthStandIn {
 public:
-    OAuthStandIn(std::string base_url, int ttl_seconds, std::string log_path)
-        : base_(std::move(base_url)), ttl_(ttl_seconds), log_(std::move(log_path)) {}
+    // `claimed_ttl`: the expires_in announced (0: the real `ttl_seconds`); a shorter real
+    // lifetime plays a token the server revoked early.
+    OAuthStandIn(std::string base_url, int ttl_seconds, std::string log_path, int claimed_ttl = 0)
+        : base_(std::move(base_url)), ttl_(ttl_seconds), claimed_(claimed_ttl ? claimed_ttl : ttl_seconds),
+          log_(std::move(log_path)) {}
 
     // An answer for the OAuth endpoints (`path` without the query); nullopt for anything else.
     std::optional<OAuthReply> handle(const std::string& method, const std::string& path, const std::string& query,
@@ -44,7 +47,7 @@ private:
         std::string client_id, redirect_uri, challenge, resource, scope;
     };
     std::string base_;
-    int ttl_;
+    int ttl_, claimed_;
     std::string log_;
     int next_ = 0;
     std::map<std::string, std::string> clients_;  // id → first redirect URI

@@ -52,6 +52,7 @@ struct Options {
     // (oauth_standin.hpp); tokens live oauth_ttl seconds; grants are logged to oauth_log.
     bool oauth = false;
     int oauth_ttl = 3600;
+    int oauth_claimed_ttl = 0;  // the expires_in announced, when not the real lifetime (0: the same)
     std::string oauth_log;
 };
 

@@ -158,13 +158,16 @@ void Connection::start() {
     // thread) when it is about to expire; then this start runs again.
     if (cfg_->transport == TransportKind::http && !has_header(*resolved.config, "authorization")) {
         auto& rt = up_->runtime();
-        if (auto stored = load_oauth(rt.host(), *cfg_)) {
-            if (needs_refresh(*stored) && !oauth_refreshed_) {
+        auto stored = up_->recent_oauth();
+        if (!stored || stored->grant.server_url != cfg_->url) stored = load_oauth(rt.host(), *cfg_);
+        if (stored) {
+            if ((needs_refresh(*stored) || (oauth_force_refresh_ && !stored->tokens.refresh_token.empty())) &&
+                !oauth_refreshed_) {
                 oauth_refreshed_ = true;
-                bool queued = rt.blocking([weak = weak_from_this(), &rt, cfg = cfg_, s = *stored]() mutable {
+                bool queued = rt.blocking([weak = weak_from_this(), &rt, up = up_, cfg = cfg_, s = *stored]() mutable {
                     std::string error;
                     try {
-                        refresh_oauth(rt.host(), *cfg, std::move(s));
+                        up->remember_oauth(refresh_oauth(rt.host(), *cfg, std::move(s)));
                     } catch (const std::exception& e) {
                         error = e.what();
                     }
@@ -517,10 +520,32 @@ coffer_call* Connection::related(std::optional<std::int64_t> context) const {
 void Connection::on_send_failed(std::int64_t id, std::string error) {
     auto keep = shared_from_this();
     if (state_ == State::starting && id == init_id_) {
+        if (unauthorized_ && retry_with_refreshed_token()) return;
         fail_start(Failure{err::kUnavailable, who() + ": " + error, std::string(reason::start_failed), {}}, false, true);
         return;
     }
     finish(id, {}, Failure{err::kUnavailable, who() + ": " + error, std::string(reason::http_error), {}}.text());
+}
+
+bool Connection::retry_with_refreshed_token() {
+    unauthorized_ = false;
+    if (oauth_refreshed_ || cfg_->transport != TransportKind::http) return false;
+    auto stored = up_->recent_oauth();
+    if (!stored) stored = load_oauth(up_->runtime().host(), *cfg_);
+    if (!stored || stored->tokens.refresh_token.empty()) return false;
+    if (init_timer_) init_timer_->cancel();
+    if (transport_) {
+        transport_->close();
+        transport_.reset();
+    }
+    release_start();
+    if (admitted_) {
+        up_->health().abandoned();
+        admitted_ = false;
+    }
+    oauth_force_refresh_ = true;
+    start();  // refreshes off the I/O thread, then starts once more
+    return true;
 }
 
 bool Connection::awaiting(std::int64_t id) const {

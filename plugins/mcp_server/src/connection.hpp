@@ -117,6 +117,7 @@ private:
     void on_send_failed(std::int64_t id, std::string error) override;
     void on_closed(std::string error, bool runner_missing) override;
     bool awaiting(std::int64_t id) const override;
+    void on_unauthorized() override { unauthorized_ = true; }
 
     std::shared_ptr<Upstream> up_;
     std::shared_ptr<const ServerConfig> cfg_;
@@ -128,6 +129,11 @@ private:
     StartQueue::Ticket start_ticket_ = 0;  // a slot of the runtime's start queue, held or waited for
     std::shared_ptr<const ServerConfig> resolved_;  // credentials resolved, until the transport takes it
     bool oauth_refreshed_ = false;                  // a token refresh was tried for this connection
+    bool oauth_force_refresh_ = false;              // the upstream refused the token: refresh it anyway
+    bool unauthorized_ = false;                     // the transport saw a 401
+    // initialize was refused with 401 and a refresh token is stored: drop this attempt (the
+    // calls waiting for it keep waiting), refresh, start again. False when there is nothing to try.
+    bool retry_with_refreshed_token();
     std::shared_ptr<boost::asio::steady_timer> hold_timer_;
 
     std::int64_t next_id_ = 1;

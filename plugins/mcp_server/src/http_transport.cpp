@@ -342,8 +342,10 @@ private:
         if (id) {
             auto m = rpc_error_message(r.body);
             std::string hint;
-            if (r.status == 401)  // MCP authorization: the tokens are missing, expired or revoked
+            if (r.status == 401) {  // MCP authorization: the tokens are missing, expired or revoked
                 hint = " (the server requires OAuth authorization: run `coffer mcp login " + self->cfg_->name + "`)";
+                self->ev_->on_unauthorized();
+            }
             self->ev_->on_send_failed(*id, "HTTP " + std::to_string(r.status) + " " + r.reason +
                                                (m.empty() ? (r.body.empty() ? "" : ": " + snippet(r.body)) : ": " + m) + hint);
         }

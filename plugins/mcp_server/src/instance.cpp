@@ -188,6 +188,7 @@ json::value ServerInstance::login_complete(const json::object& args) {
     }
     // Connections opened before used no token: the next call connects with it, without waiting
     // out the backoff of the refused attempts.
+    up_->forget_recent_oauth();
     up_->health().reset();
     close_all("logged in; reconnecting with the new token");
     up_->runtime().host().audit("oauth_login", cfg->name, json::object{{"scope", out["scope"]}});

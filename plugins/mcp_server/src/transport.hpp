@@ -27,6 +27,9 @@ public:
     // Our request `id` still waits for its response (HTTP resumes a broken response stream only
     // while it does).
     virtual bool awaiting(std::int64_t id) const = 0;
+    // HTTP: the upstream refused a request with 401 (its token is missing, expired or revoked);
+    // called before that request's on_send_failed.
+    virtual void on_unauthorized() {}
 };
 
 class Transport {

@@ -5,9 +5,12 @@
 
 #include "config.hpp"
 #include "health.hpp"
+#include "oauth.hpp"
 #include "runtime.hpp"
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <vector>
 
@@ -42,6 +45,23 @@ public:
         running_ = r;
     }
 
+    // A token just refreshed on the blocking thread: its write to the host's store is queued, so
+    // for a few seconds connections take it from here rather than read the older one back.
+    void remember_oauth(StoredOAuth s) {
+        std::lock_guard<std::mutex> g(mu_);
+        recent_oauth_ = std::move(s);
+        recent_oauth_at_ = std::chrono::steady_clock::now();
+    }
+    void forget_recent_oauth() {  // a new login stored its tokens itself
+        std::lock_guard<std::mutex> g(mu_);
+        recent_oauth_.reset();
+    }
+    std::optional<StoredOAuth> recent_oauth() const {
+        std::lock_guard<std::mutex> g(mu_);
+        if (!recent_oauth_ || std::chrono::steady_clock::now() - recent_oauth_at_ > std::chrono::seconds(10)) return std::nullopt;
+        return recent_oauth_;
+    }
+
     void add(const std::shared_ptr<Connection>& c);
     void remove(const Connection* c);
     // Every registered connection that is still alive.
@@ -54,6 +74,8 @@ private:
     mutable std::mutex mu_;
     std::shared_ptr<const ServerConfig> cfg_;
     bool running_ = false;
+    std::optional<StoredOAuth> recent_oauth_;
+    std::chrono::steady_clock::time_point recent_oauth_at_;
     std::vector<std::weak_ptr<Connection>> conns_;
 };
 

@@ -20,6 +20,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 using namespace coffer::test;
 namespace json = boost::json;
@@ -130,6 +131,20 @@ BOOST_FIXTURE_TEST_CASE(an_expiring_token_is_refreshed_and_the_rotation_survives
     auto g = read_file(grants);
     BOOST_TEST(count_lines(g, "token refresh_token") == before + 1, g);
     BOOST_TEST(g.find("refused") == std::string::npos, g);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_token_refused_before_its_expiry_is_refreshed_at_the_next_connect, Fixture) {
+    // The server says tokens live an hour but drops them after 2 s (a revocation, a restart).
+    mcps_test::HttpUpstream up(false, {"--oauth", "--oauth-ttl", "2", "--oauth-claimed-ttl", "3600", "--oauth-log",
+                                       grants.string()});
+    BOOST_REQUIRE(d.cli({"mcp", "add", "secure", "--http", up.url()}).exit_code == 0);
+    BOOST_REQUIRE_EQUAL(login("secure"), 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    // initialize is answered 401: the connection refreshes and starts again, and the call works.
+    auto t = d.cli({"mcp", "test", "secure"});
+    BOOST_TEST(t.exit_code == 0, t.out + t.err);
+    auto g = read_file(grants);
+    BOOST_TEST(count_lines(g, "token refresh_token") == 1, g);
 }
 
 BOOST_FIXTURE_TEST_CASE(a_forged_redirect_is_refused_and_stores_nothing, Fixture) {
