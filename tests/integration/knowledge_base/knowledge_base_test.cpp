@@ -186,13 +186,19 @@ BOOST_FIXTURE_TEST_CASE(cli_search_json_shape, Fixture) {
     auto re = d.cli({"kb", "reindex", "docs", "--json"});
     BOOST_REQUIRE_MESSAGE(re.exit_code == 0, re.out + re.err);
     auto rs = parse(re.out);
-    BOOST_TEST(rs.at("added").to_number<int>() == 1, re.out);
-    BOOST_TEST(rs.at("removed").to_number<int>() == 1);
-    BOOST_TEST(rs.at("unchanged").to_number<int>() == 2);
-    BOOST_TEST(rs.at("documents").to_number<int>() == 3);
+    // The watcher may have indexed the two changes already; between them they are seen once.
+    auto n = [&](const char* k) { return rs.at(k).to_number<int>(); };
+    BOOST_TEST(n("scanned") == 3, re.out);
+    BOOST_TEST(n("added") + n("updated") + n("unchanged") == 3);
+    BOOST_TEST(n("added") <= 1);
+    BOOST_TEST(n("removed") <= 1);
+    BOOST_TEST(n("documents") == 3);
+    BOOST_TEST(rs.as_object().contains("seconds"));
     auto human = d.cli({"kb", "reindex", "docs"});
     BOOST_TEST(human.exit_code == 0);
-    BOOST_TEST(human.out.find("reindexed kb:docs: 3 files, 0 added") != std::string::npos, human.out);
+    BOOST_TEST(human.out.find("reindexed kb:docs: 3 files, 0 added, 0 updated, 0 removed") != std::string::npos, human.out);
+    auto listed = search({{"query", "Added after the first index"}, {"kbs", json::array{"docs"}}});
+    BOOST_TEST(has_path(listed, "later.md"));
     auto missing = d.cli({"kb", "reindex", "nope", "--json"});
     BOOST_TEST(missing.exit_code == 1);
     BOOST_TEST(parse(missing.out).at("error").at("code").as_string() == "NOT_FOUND", missing.out);
