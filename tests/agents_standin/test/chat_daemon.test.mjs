@@ -188,7 +188,12 @@ test('claude_code through the daemon: two live subscribers, a Coffer tool via th
         assert.equal(installed.path, path.join(sandbox.home, '.claude.json'));
 
         await daemon.cliOk(['--json', 'agent', 'add', 'cc', '--driver', 'claude_code', '--command', CLAUDE,
-            ...envFlags(claudeEnv(sandbox, standin.url)), '--arg', '--allowedTools', '--arg', 'mcp__coffer__ev__echo']);
+            ...envFlags(claudeEnv(sandbox, standin.url)),
+            // Claude Code connects MCP servers in the background and may start the first turn
+            // before Coffer's shim is up (seen on a loaded CI machine: only WaitForMcpServers in the
+            // tool list); these make it wait for the `coffer` server first, for up to a minute.
+            '--env', 'CLAUDE_CODE_MCP_PREWAIT_SERVERS=coffer', '--env', 'CLAUDE_CODE_MCP_PREWAIT_SERVERS_MS=60000',
+            '--arg', '--allowedTools', '--arg', 'mcp__coffer__ev__echo']);
         const id = await newConversation(daemon, 'cc', sandbox.work);
 
         const a = daemon.subscribe(id);
@@ -361,7 +366,10 @@ test('codex through the daemon: a Coffer tool via the shim entry in ~/.codex/con
         const env = codexEnv(sandbox);
         delete env.CODEX_HOME; // ~/.codex, found through HOME like on a user's machine
         await daemon.cliOk(['--json', 'agent', 'add', 'cx', '--driver', 'codex', '--command', CODEX, ...envFlags(env),
-            '--arg', '-c', '--arg', 'mcp_servers.coffer.default_tools_approval_mode="approve"']);
+            '--arg', '-c', '--arg', 'mcp_servers.coffer.default_tools_approval_mode="approve"',
+            // A loaded CI machine (two heavy tests at once on two cores) can take longer than
+            // Codex's default MCP startup wait; it then starts the turn without Coffer's tools.
+            '--arg', '-c', '--arg', 'mcp_servers.coffer.startup_timeout_sec=60']);
         const id = await newConversation(daemon, 'cx', sandbox.work);
         const s = daemon.subscribe(id);
         await until(() => s.events.length > 0, { what: 'the stream to open' });
