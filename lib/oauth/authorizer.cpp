@@ -2,6 +2,7 @@
 #include "oauth/authorizer.hpp"
 
 #include <coffer/base64.hpp>
+#include <coffer/json_fields.hpp>
 #include <coffer/sha256.hpp>
 
 #include <boost/json.hpp>
@@ -66,15 +67,19 @@ bool resource_covers(const std::string& resource, const http_client::Url& server
 // An error answer of the token or registration endpoint, for the message (no secrets in it).
 std::string oauth_error(const http_client::Reply& r) {
     std::string out = "HTTP " + std::to_string(r.status);
-    try {
-        auto v = json::parse(r.body);
-        if (auto* o = v.if_object()) {
-            if (auto* e = o->if_contains("error"); e && e->is_string()) out += ": " + std::string(e->get_string());
-            if (auto* d = o->if_contains("error_description"); d && d->is_string())
-                out += " (" + std::string(d->get_string()).substr(0, 200) + ")";
-        }
-    } catch (...) {
+    boost::system::error_code ec;
+    auto v = json::parse(r.body, ec);
+    if (auto* o = ec ? nullptr : v.if_object()) {
+        if (auto e = json_fields::string_at(*o, "error"); !e.empty()) out += ": " + e;
+        if (auto d = json_fields::string_at(*o, "error_description"); !d.empty()) out += " (" + d.substr(0, 200) + ")";
     }
+    return out;
+}
+
+// base64url without '=' padding, as OAuth writes it (RFC 7636 appendix A).
+std::string unpadded_base64url(std::string_view bytes) {
+    auto out = base64url_encode(bytes);
+    while (!out.empty() && out.back() == '=') out.pop_back();
     return out;
 }
 
@@ -84,17 +89,13 @@ std::string random_token(std::size_t bytes) {
     std::string raw(bytes, '\0');
     if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), static_cast<int>(raw.size())) != 1)
         throw Error("no random bytes available");
-    auto out = base64url_encode(raw);
-    while (!out.empty() && out.back() == '=') out.pop_back();
-    return out;
+    return unpadded_base64url(raw);
 }
 
 std::string pkce_challenge(std::string_view verifier) {
     Sha256 h;
     h.update(verifier);
-    auto out = base64url_encode(h.digest());
-    while (!out.empty() && out.back() == '=') out.pop_back();
-    return out;
+    return unpadded_base64url(h.digest());
 }
 
 RegisteredClient Authorizer::identify(const ServerMetadata& as) {
@@ -137,13 +138,11 @@ RegisteredClient Authorizer::identify(const ServerMetadata& as) {
         throw Error("client registration at " + as.registration_endpoint + " answered something that is not JSON");
     }
     auto* o = v.if_object();
-    auto* id = o ? o->if_contains("client_id") : nullptr;
-    if (!id || !id->is_string() || id->get_string().empty())
-        throw Error("client registration at " + as.registration_endpoint + " gave no client_id");
-    c.id = std::string(id->get_string());
-    if (auto* s = o->if_contains("client_secret"); s && s->is_string()) c.secret = std::string(s->get_string());
-    if (auto* m = o->if_contains("token_endpoint_auth_method"); m && m->is_string()) c.auth_method = std::string(m->get_string());
-    else c.auth_method = c.secret.empty() ? "none" : "client_secret_basic";
+    c.id = o ? json_fields::string_at(*o, "client_id") : std::string();
+    if (c.id.empty()) throw Error("client registration at " + as.registration_endpoint + " gave no client_id");
+    c.secret = json_fields::string_at(*o, "client_secret");
+    c.auth_method = json_fields::string_at(*o, "token_endpoint_auth_method");
+    if (c.auth_method.empty()) c.auth_method = c.secret.empty() ? "none" : "client_secret_basic";
     c.dynamic = true;
     return c;
 }
@@ -256,11 +255,10 @@ Tokens Authorizer::token_request(const Grant& g, Fields fields) {
         throw Error("the token endpoint " + g.token_endpoint + " answered something that is not JSON");
     }
     auto* o = v.if_object();
-    auto field = [&](const char* k) {
-        auto* x = o ? o->if_contains(k) : nullptr;
-        return x && x->is_string() ? std::string(x->get_string()) : std::string();
-    };
-    Tokens t{field("access_token"), field("token_type"), field("refresh_token"), field("scope"), 0};
+    if (!o) throw Error("the token endpoint " + g.token_endpoint + " gave no access_token");
+    using json_fields::string_at;
+    Tokens t{string_at(*o, "access_token"), string_at(*o, "token_type"), string_at(*o, "refresh_token"),
+             string_at(*o, "scope"), 0};
     if (t.access_token.empty()) throw Error("the token endpoint " + g.token_endpoint + " gave no access_token");
     if (auto* e = o->if_contains("expires_in"); e && e->is_number())
         t.expires_at = static_cast<std::int64_t>(std::time(nullptr)) + e->to_number<std::int64_t>();

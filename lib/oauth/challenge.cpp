@@ -3,6 +3,8 @@
 // challenge.
 #include "oauth/challenge.hpp"
 
+#include <strings.h>
+
 #include <cctype>
 
 namespace coffer::oauth {
@@ -94,6 +96,13 @@ std::optional<Challenge> bearer_challenge(const std::vector<std::string>& header
         for (auto& c : parse_challenges(v))
             if (c.scheme == "bearer") return c;
     return std::nullopt;
+}
+
+std::optional<Challenge> bearer_challenge_of(const http_client::Reply& reply) {
+    std::vector<std::string> values;
+    for (const auto& [name, value] : reply.headers)
+        if (name.size() == 16 && ::strncasecmp(name.c_str(), "www-authenticate", 16) == 0) values.push_back(value);
+    return bearer_challenge(values);
 }
 
 }  // namespace coffer::oauth

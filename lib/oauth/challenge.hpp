@@ -3,6 +3,8 @@
 // `resource_metadata`), which scope it wants, and why (`insufficient_scope`, `invalid_token`).
 #pragma once
 
+#include "http_client/fetch.hpp"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -23,5 +25,7 @@ std::vector<Challenge> parse_challenges(std::string_view header);
 
 // The Bearer challenge among header values, if any.
 std::optional<Challenge> bearer_challenge(const std::vector<std::string>& header_values);
+// The Bearer challenge of a reply's WWW-Authenticate headers, if any.
+std::optional<Challenge> bearer_challenge_of(const http_client::Reply& reply);
 
 }  // namespace coffer::oauth

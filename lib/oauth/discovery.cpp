@@ -1,18 +1,16 @@
 // Protected-resource and authorization-server metadata discovery (see discovery.hpp).
 #include "oauth/discovery.hpp"
 
+#include <coffer/json_fields.hpp>
+
 #include <boost/json.hpp>
 
 namespace coffer::oauth {
 
 namespace json = boost::json;
+using coffer::json_fields::string_at;
 
 namespace {
-
-std::string text(const json::object& o, const char* key) {
-    auto* v = o.if_contains(key);
-    return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
 
 std::vector<std::string> texts(const json::object& o, const char* key) {
     std::vector<std::string> out;
@@ -82,7 +80,7 @@ std::optional<ResourceMetadata> Discovery::resource(const http_client::Url& serv
         auto doc = document(url);
         if (!doc) continue;
         const auto& o = *doc;
-        ResourceMetadata m{url, text(o, "resource"), texts(o, "authorization_servers"), texts(o, "scopes_supported")};
+        ResourceMetadata m{url, string_at(o, "resource"), texts(o, "authorization_servers"), texts(o, "scopes_supported")};
         if (m.authorization_servers.empty())
             throw Error("the protected-resource metadata at " + url + " names no authorization server");
         return m;
@@ -97,10 +95,10 @@ std::optional<ServerMetadata> Discovery::server(const std::string& issuer) {
         const auto& o = *doc;
         ServerMetadata m;
         m.url = url;
-        m.issuer = text(o, "issuer");
-        m.authorization_endpoint = text(o, "authorization_endpoint");
-        m.token_endpoint = text(o, "token_endpoint");
-        m.registration_endpoint = text(o, "registration_endpoint");
+        m.issuer = string_at(o, "issuer");
+        m.authorization_endpoint = string_at(o, "authorization_endpoint");
+        m.token_endpoint = string_at(o, "token_endpoint");
+        m.registration_endpoint = string_at(o, "registration_endpoint");
         m.scopes_supported = texts(o, "scopes_supported");
         m.grant_types_supported = texts(o, "grant_types_supported");
         m.code_challenge_methods_supported = texts(o, "code_challenge_methods_supported");

@@ -1,10 +1,8 @@
 // The OAuth stand-in of coffer-test-upstream (see oauth_standin.hpp).
 #include "oauth_standin.hpp"
 
+#include "oauth/authorizer.hpp"
 #include "oauth/form.hpp"
-
-#include <coffer/base64.hpp>
-#include <coffer/sha256.hpp>
 
 #include <boost/json.hpp>
 
@@ -15,14 +13,6 @@ namespace coffer::test_upstream {
 namespace json = boost::json;
 
 namespace {
-
-std::string s256(const std::string& verifier) {
-    Sha256 h;
-    h.update(verifier);
-    auto out = base64url_encode(h.digest());
-    while (!out.empty() && out.back() == '=') out.pop_back();
-    return out;
-}
 
 OAuthReply json_reply(int status, const char* reason, const json::value& v) {
     return OAuthReply{status, reason, "application/json", "Cache-Control: no-store\r\n", json::serialize(v)};
@@ -95,7 +85,7 @@ std::optional<OAuthReply> OAuthStandIn::handle(const std::string& method, const 
             codes_.erase(it);  // one use
             if (f["client_id"] != c.client_id) return error(400, "invalid_grant", "client_id differs");
             if (f["redirect_uri"] != c.redirect_uri) return error(400, "invalid_grant", "redirect_uri differs");
-            if (s256(f["code_verifier"]) != c.challenge) return error(400, "invalid_grant", "PKCE verifier does not match");
+            if (oauth::pkce_challenge(f["code_verifier"]) != c.challenge) return error(400, "invalid_grant", "PKCE verifier does not match");
             if (f["resource"] != c.resource) return error(400, "invalid_target", "resource differs");
             client = c.client_id;
             log("token authorization_code");

@@ -69,7 +69,6 @@ std::string ServerConfig::first_credential_reference() const {
         if (is_credref(v)) return "env " + k;
     for (auto& [k, v] : headers)
         if (is_credref(v)) return "header " + k;
-    if (is_credref(oauth.client_secret)) return "oauth client_secret";
     return {};
 }
 

@@ -158,9 +158,7 @@ void Connection::start() {
     // thread) when it is about to expire; then this start runs again.
     if (cfg_->transport == TransportKind::http && !has_header(*resolved.config, "authorization")) {
         auto& rt = up_->runtime();
-        auto stored = up_->recent_oauth();
-        if (!stored || stored->grant.server_url != cfg_->url) stored = load_oauth(rt.host(), *cfg_);
-        if (stored) {
+        if (auto stored = stored_oauth()) {
             if ((needs_refresh(*stored) || (oauth_force_refresh_ && !stored->tokens.refresh_token.empty())) &&
                 !oauth_refreshed_) {
                 oauth_refreshed_ = true;
@@ -527,11 +525,16 @@ void Connection::on_send_failed(std::int64_t id, std::string error) {
     finish(id, {}, Failure{err::kUnavailable, who() + ": " + error, std::string(reason::http_error), {}}.text());
 }
 
+std::optional<StoredOAuth> Connection::stored_oauth() const {
+    auto recent = up_->recent_oauth();
+    if (recent && recent->grant.server_url == cfg_->url) return recent;
+    return load_oauth(up_->runtime().host(), *cfg_);
+}
+
 bool Connection::retry_with_refreshed_token() {
     unauthorized_ = false;
     if (oauth_refreshed_ || cfg_->transport != TransportKind::http) return false;
-    auto stored = up_->recent_oauth();
-    if (!stored) stored = load_oauth(up_->runtime().host(), *cfg_);
+    auto stored = stored_oauth();
     if (!stored || stored->tokens.refresh_token.empty()) return false;
     if (init_timer_) init_timer_->cancel();
     if (transport_) {

@@ -134,6 +134,9 @@ private:
     // initialize was refused with 401 and a refresh token is stored: drop this attempt (the
     // calls waiting for it keep waiting), refresh, start again. False when there is nothing to try.
     bool retry_with_refreshed_token();
+    // This server's OAuth state: a token refreshed moments ago (still on its way to the host's
+    // store), else the stored credential; nullopt when it has none for its current URL.
+    std::optional<StoredOAuth> stored_oauth() const;
     std::shared_ptr<boost::asio::steady_timer> hold_timer_;
 
     std::int64_t next_id_ = 1;

@@ -69,8 +69,7 @@ std::shared_ptr<const ServerConfig> with_bearer(const std::shared_ptr<const Serv
 }
 
 ResolvedConfig resolve_credentials(const std::shared_ptr<const ServerConfig>& cfg, const sdk::Host& host) {
-    if (cfg->first_credential_reference().empty() || cfg->first_credential_reference() == "oauth client_secret")
-        return ResolvedConfig{cfg, {}};
+    if (cfg->first_credential_reference().empty()) return ResolvedConfig{cfg, {}};
     auto copy = wiped_copy(*cfg);
     auto error = resolve_all(copy->env, "env", false, host);
     if (error.empty()) error = resolve_all(copy->headers, "header", true, host);

@@ -137,10 +137,6 @@ std::unique_ptr<sdk::McpSessionState> ServerInstance::open_mcp(sdk::McpSession s
     return std::make_unique<Session>(up_, session, info);
 }
 
-}  // namespace coffer::mcp_server
-
-namespace coffer::mcp_server {
-
 namespace {
 
 // The one string argument `key` of an action (and nothing else).
@@ -158,6 +154,18 @@ std::string only_string(const json::object& args, const char* action, const char
     return std::string(v->get_string());
 }
 
+// Runs one step of a login; what the OAuth exchange refuses, or a network failure, becomes
+// UNAVAILABLE naming the server.
+template <typename F> json::object login_step(const ServerConfig& cfg, F&& step) {
+    try {
+        return step();
+    } catch (const oauth::Error& e) {
+        throw sdk::Error(COFFER_E_UNAVAILABLE, "mcp_server:" + cfg.name + ": " + e.what());
+    } catch (const http_client::Error& e) {
+        throw sdk::Error(COFFER_E_UNAVAILABLE, "mcp_server:" + cfg.name + ": " + e.what());
+    }
+}
+
 }  // namespace
 
 json::value ServerInstance::login(const json::object& args) {
@@ -166,26 +174,13 @@ json::value ServerInstance::login(const json::object& args) {
         !redirect.starts_with("http://[::1]:"))
         throw sdk::Error(COFFER_E_INVALID, "redirect_uri must be a loopback http URL with a port (RFC 8252)");
     auto cfg = up_->config();
-    try {
-        return logins_.begin(up_->runtime().host(), *cfg, redirect);
-    } catch (const oauth::Error& e) {
-        throw sdk::Error(COFFER_E_UNAVAILABLE, "mcp_server:" + cfg->name + ": " + e.what());
-    } catch (const http_client::Error& e) {
-        throw sdk::Error(COFFER_E_UNAVAILABLE, "mcp_server:" + cfg->name + ": " + e.what());
-    }
+    return login_step(*cfg, [&] { return logins_.begin(up_->runtime().host(), *cfg, redirect); });
 }
 
 json::value ServerInstance::login_complete(const json::object& args) {
     auto query = only_string(args, "login_complete", "query", 16384);
     auto cfg = up_->config();
-    json::object out;
-    try {
-        out = logins_.complete(up_->runtime().host(), *cfg, query);
-    } catch (const oauth::Error& e) {
-        throw sdk::Error(COFFER_E_UNAVAILABLE, "mcp_server:" + cfg->name + ": " + e.what());
-    } catch (const http_client::Error& e) {
-        throw sdk::Error(COFFER_E_UNAVAILABLE, "mcp_server:" + cfg->name + ": " + e.what());
-    }
+    auto out = login_step(*cfg, [&] { return logins_.complete(up_->runtime().host(), *cfg, query); });
     // Connections opened before used no token: the next call connects with it, without waiting
     // out the backoff of the refused attempts.
     up_->forget_recent_oauth();

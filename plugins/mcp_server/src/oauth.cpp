@@ -3,25 +3,21 @@
 
 #include "credentials.hpp"
 
-#include <openssl/crypto.h>
+#include <coffer/json_fields.hpp>
 
-#include <strings.h>
+#include <openssl/crypto.h>
 
 #include <ctime>
 
 namespace coffer::mcp_server {
 
 namespace json = boost::json;
+using coffer::json_fields::string_at;
 
 namespace {
 
 constexpr auto kRequestTimeout = std::chrono::seconds(10);
 constexpr auto kLoginValidity = std::chrono::minutes(10);
-
-std::string text(const json::object& o, const char* key) {
-    auto* v = o.if_contains(key);
-    return v && v->is_string() ? std::string(v->get_string()) : std::string();
-}
 
 json::object to_json(const StoredOAuth& s) {
     const auto& g = s.grant;
@@ -46,24 +42,24 @@ json::object to_json(const StoredOAuth& s) {
 std::optional<StoredOAuth> from_json(const json::object& o) {
     StoredOAuth s;
     auto& g = s.grant;
-    g.server_url = text(o, "server_url");
-    g.resource = text(o, "resource");
-    g.issuer = text(o, "issuer");
-    g.token_endpoint = text(o, "token_endpoint");
+    g.server_url = string_at(o, "server_url");
+    g.resource = string_at(o, "resource");
+    g.issuer = string_at(o, "issuer");
+    g.token_endpoint = string_at(o, "token_endpoint");
     if (auto* b = o.if_contains("iss_required"); b && b->is_bool()) g.iss_required = b->get_bool();
-    g.scope = text(o, "scope");
+    g.scope = string_at(o, "scope");
     if (auto* c = o.if_contains("client"); c && c->is_object()) {
         const auto& co = c->get_object();
-        g.client.id = text(co, "id");
-        g.client.secret = text(co, "secret");
-        g.client.auth_method = text(co, "auth_method");
-        g.client.issuer = text(co, "issuer");
+        g.client.id = string_at(co, "id");
+        g.client.secret = string_at(co, "secret");
+        g.client.auth_method = string_at(co, "auth_method");
+        g.client.issuer = string_at(co, "issuer");
         if (auto* d = co.if_contains("dynamic"); d && d->is_bool()) g.client.dynamic = d->get_bool();
     }
-    s.tokens.access_token = text(o, "access_token");
-    s.tokens.token_type = text(o, "token_type");
-    s.tokens.refresh_token = text(o, "refresh_token");
-    s.tokens.scope = text(o, "granted_scope");
+    s.tokens.access_token = string_at(o, "access_token");
+    s.tokens.token_type = string_at(o, "token_type");
+    s.tokens.refresh_token = string_at(o, "refresh_token");
+    s.tokens.scope = string_at(o, "granted_scope");
     if (auto* e = o.if_contains("expires_at"); e && e->is_number()) s.tokens.expires_at = e->to_number<std::int64_t>();
     if (g.server_url.empty() || s.tokens.access_token.empty()) return std::nullopt;
     return s;
@@ -99,10 +95,7 @@ std::optional<oauth::Challenge> probe_challenge(http_client::Client& http, const
     req.body = R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"coffer","version":"login"}}})";
     auto r = http.fetch(req, kRequestTimeout, 1024 * 1024);
     refused = r.status == 401 || r.status == 403;
-    std::vector<std::string> values;
-    for (const auto& [k, v] : r.headers)
-        if (k.size() == 16 && strncasecmp(k.c_str(), "www-authenticate", 16) == 0) values.push_back(v);
-    return oauth::bearer_challenge(values);
+    return oauth::bearer_challenge_of(r);
 }
 
 }  // namespace

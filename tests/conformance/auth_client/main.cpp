@@ -12,8 +12,6 @@
 
 #include <boost/json.hpp>
 
-#include <strings.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -56,10 +54,7 @@ struct Session {
 
     // One authorization: the challenge of `refused` → the URL → its redirect → tokens.
     void authorize(const hc::Reply& refused) {
-        std::vector<std::string> values;
-        for (const auto& [k, v] : refused.headers)
-            if (k.size() == 16 && strncasecmp(k.c_str(), "www-authenticate", 16) == 0) values.push_back(v);
-        auto challenge = oauth::bearer_challenge(values);
+        auto challenge = oauth::bearer_challenge_of(refused);
         auto started = authorizer.start(url, challenge, client, granted);
         client = started.grant.client;
         hc::Request go;
@@ -79,10 +74,7 @@ struct Session {
     bool needs_authorization(const hc::Reply& r) {
         if (r.status == 401) return true;
         if (r.status != 403) return false;
-        std::vector<std::string> values;
-        for (const auto& [k, v] : r.headers)
-            if (strncasecmp(k.c_str(), "www-authenticate", 16) == 0) values.push_back(v);
-        auto c = oauth::bearer_challenge(values);
+        auto c = oauth::bearer_challenge_of(r);
         return c && c->param("error") == std::optional<std::string>("insufficient_scope");
     }
 

@@ -33,6 +33,13 @@ BOOST_AUTO_TEST_CASE(several_challenges_and_escapes) {
     BOOST_REQUIRE(b);
     BOOST_TEST(*b->param("scope") == "a");
     BOOST_TEST(!bearer_challenge({"Basic realm=\"x\""}));
+    hc::Reply reply;
+    reply.headers = {{"Content-Type", "application/json"}, {"WWW-AUTHENTICATE", "Bearer scope=\"b\""}};
+    auto from_reply = bearer_challenge_of(reply);
+    BOOST_REQUIRE(from_reply);
+    BOOST_TEST(*from_reply->param("scope") == "b");
+    reply.headers = {{"X-WWW-Authenticate", "Bearer scope=\"c\""}};
+    BOOST_TEST(!bearer_challenge_of(reply));
 }
 
 BOOST_AUTO_TEST_CASE(unreadable_challenges_give_what_was_read) {
