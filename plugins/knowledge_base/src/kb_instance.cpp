@@ -81,7 +81,8 @@ json::value KbInstance::search(const json::object& args) {
     req.regex = knowledge::optional_bool(args, "regex").value_or(false);
     req.path_prefix = knowledge::optional_text(args, "prefix", knowledge::kMaxPathBytes).value_or("");
     auto& host = lib_.host();
-    auto answer = lib_.engine().run([&](retrieval::Index& index) { return knowledge_base::search(index, host, {spec_}, req); }, knowledge::Engine::Access::read);
+    auto answer = lib_.engine().run([&](retrieval::Index& index) { return knowledge_base::search(index, host, {spec_}, req); },
+                                   knowledge::Engine::Access::read);
     return knowledge::answer_json(answer);
 }
 
@@ -106,7 +107,8 @@ json::value KbInstance::reindex(const json::object& args) {
 
 json::value KbInstance::stats() {
     auto name = spec_->name;
-    auto s = lib_.engine().run([&](retrieval::Index& index) { return index.stats(name); }, knowledge::Engine::Access::read);
+    auto s = lib_.engine().run([&](retrieval::Index& index) { return index.stats(name); },
+                                   knowledge::Engine::Access::read);
     auto st = lib_.state(spec_->uid);
     return json::object{{"documents", s.documents},
                         {"chunks", s.chunks},
@@ -120,7 +122,8 @@ json::value KbInstance::stats() {
 
 json::value KbInstance::check() {
     auto c = spec_->collection();
-    auto diff = lib_.engine().run([&](retrieval::Index& index) { return index.check(c); }, knowledge::Engine::Access::read);
+    auto diff = lib_.engine().run([&](retrieval::Index& index) { return index.check(c); },
+                                   knowledge::Engine::Access::read);
     json::array list;
     for (auto& d : diff) list.push_back(json::value(d));
     return json::object{{"consistent", diff.empty()}, {"differences", std::move(list)}};
@@ -132,7 +135,8 @@ json::value KbInstance::read(const json::object& args) {
     int from = static_cast<int>(knowledge::optional_int(args, "from", 1, 100000000).value_or(1));
     int to = static_cast<int>(knowledge::optional_int(args, "to", 1, 100000000).value_or(0));
     auto spec = spec_;
-    auto r = lib_.engine().run([&](retrieval::Index&) { return read_document(*spec, path, from, to, false); }, knowledge::Engine::Access::read);
+    auto r = lib_.engine().run([&](retrieval::Index&) { return read_document(*spec, path, from, to, false); },
+                                   knowledge::Engine::Access::read);
     return json::object{{"path", r.path},
                         {"from", r.excerpt.from},
                         {"to", r.excerpt.to},

@@ -74,7 +74,8 @@ json::value KbKind::search(const json::object& args) {
     }
     if (req.args.mode) req.mode = *req.args.mode;
     auto& host = lib_.host();
-    auto answer = lib_.engine().run([&](retrieval::Index& index) { return knowledge_base::search(index, host, specs, req); }, knowledge::Engine::Access::read);
+    auto answer = lib_.engine().run([&](retrieval::Index& index) { return knowledge_base::search(index, host, specs, req); },
+                                   knowledge::Engine::Access::read);
     return knowledge::answer_json(answer);
 }
 

@@ -70,7 +70,8 @@ json::value MemoryInstance::search(const json::object& args) {
     auto search = knowledge::search_args(args);
     auto within = scopes(args);
     auto& store = store_;
-    auto answer = store_.engine().run([&](retrieval::Index& index) { return store.search(index, search, within); }, knowledge::Engine::Access::read);
+    auto answer = store_.engine().run([&](retrieval::Index& index) { return store.search(index, search, within); },
+                                   knowledge::Engine::Access::read);
     return knowledge::answer_json(answer);
 }
 
