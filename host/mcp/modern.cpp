@@ -2,8 +2,6 @@
 
 #include "mcp/bridge.hpp"
 
-#include <coffer/base64.hpp>
-
 #include <boost/json.hpp>
 
 namespace coffer::mcp::modern {
@@ -28,16 +26,6 @@ Refusal mismatch(std::string message) {
 }
 
 }  // namespace
-
-std::optional<std::string> decode_header(std::string_view value) {
-    constexpr std::string_view pre = "=?base64?", post = "?=";
-    if (value.size() >= pre.size() + post.size() && value.substr(0, pre.size()) == pre &&
-        value.substr(value.size() - post.size()) == post)
-        return coffer::base64_decode(value.substr(pre.size(), value.size() - pre.size() - post.size()));
-    for (char c : value)
-        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7E) return std::nullopt;
-    return std::string(value);
-}
 
 bool is_modern_request(const http::Request& req, const rpc::Message& m) {
     if (auto* h = req.header("mcp-protocol-version"))

@@ -7,6 +7,8 @@
 #include "mcp/jsonrpc.hpp"
 #include "mcp/versions.hpp"
 
+#include <coffer/mcp_stateless.hpp>
+
 #include <boost/json/object.hpp>
 
 #include <optional>
@@ -16,10 +18,10 @@
 
 namespace coffer::mcp::modern {
 
-inline constexpr std::string_view kVersionKey = "io.modelcontextprotocol/protocolVersion";
-inline constexpr std::string_view kCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities";
-inline constexpr std::string_view kClientInfoKey = "io.modelcontextprotocol/clientInfo";
-inline constexpr std::string_view kLogLevelKey = "io.modelcontextprotocol/logLevel";
+using mcp_stateless::kCapabilitiesKey;
+using mcp_stateless::kClientInfoKey;
+using mcp_stateless::kLogLevelKey;
+using mcp_stateless::kVersionKey;
 
 struct Meta {
     Version version = kLatest;
@@ -41,8 +43,9 @@ bool is_modern_request(const http::Request& req, const rpc::Message& m);
 
 std::variant<Meta, Refusal> check(const http::Request& req, const rpc::Message& m);
 
-// A mirrored header value: plain ASCII, or the =?base64?…?= sentinel form decoded (strict base64,
-// coffer/base64.hpp: malformed base64 gives nullopt).
-std::optional<std::string> decode_header(std::string_view value);
+// A mirrored header value: plain ASCII, or the =?base64?…?= sentinel form decoded (strict base64:
+// malformed base64 gives nullopt). The SDK's coffer/mcp_stateless.hpp, which the upstream side's
+// encoder shares.
+inline std::optional<std::string> decode_header(std::string_view value) { return mcp_stateless::decode_header_value(value); }
 
 }  // namespace coffer::mcp::modern

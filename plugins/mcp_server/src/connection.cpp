@@ -7,6 +7,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 
 namespace coffer::mcp_server {
@@ -98,6 +99,13 @@ void Connection::send_request(std::int64_t id) {
     if (it == pending_.end() || !transport_) return;
     auto& p = it->second;
     p.sent = true;
+    if (stateless_) {
+        if (answer_locally(id)) return;
+        SendOptions options;
+        auto msg = stateless_message(id, p.method, p.params, options);
+        transport_->send_with(std::move(msg), id, std::move(options));
+        return;
+    }
     std::string msg;
     msg.reserve(p.params.size() + p.method.size() + 48);
     msg.append(R"({"jsonrpc":"2.0","id":)").append(std::to_string(id)).append(R"(,"method":)").append(quote(p.method));
@@ -118,6 +126,23 @@ void Connection::cancel(coffer_call* handle) {
 }
 
 void Connection::respond(std::uint64_t token, std::string_view result, std::string_view error) {
+    if (auto ask = input_asks_.find(token); ask != input_asks_.end()) {
+        auto [call, key] = std::move(ask->second);
+        input_asks_.erase(ask);
+        auto p = pending_.find(call);
+        if (p == pending_.end()) return;
+        if (!error.empty()) {
+            std::erase_if(input_asks_, [call](const auto& a) { return a.second.first == call; });
+            finish(call, {}, error);  // the client refused the upstream's question
+            return;
+        }
+        p->second.input_answers[key] = std::string(result.empty() ? std::string_view("{}") : result);
+        if (p->second.input_waiting > 0 && --p->second.input_waiting == 0 && state_ == State::ready) {
+            p->second.params = stateless::with_input(p->second.params, p->second.input_answers, p->second.input_state);
+            send_request(call);  // the same request again, with the answers
+        }
+        return;
+    }
     auto it = server_requests_.find(token);
     if (it == server_requests_.end()) return;
     std::string id = std::move(it->second);
@@ -126,7 +151,8 @@ void Connection::respond(std::uint64_t token, std::string_view result, std::stri
 }
 
 void Connection::notify(std::string_view method, std::string_view params) {
-    if (state_ != State::ready || !transport_) return;
+    // 2026-07-28 has no client notifications of this kind (roots are asked per request).
+    if (state_ != State::ready || !transport_ || stateless_) return;
     // What capability the client must have declared for the upstream to hear it.
     const char* needs = method == "notifications/roots/list_changed" ? "roots" : nullptr;
     if (!needs || !raw_json::member(client_caps_, needs)) return;
@@ -212,12 +238,93 @@ void Connection::open_transport() {
         auto self = weak.lock();
         if (!self || self->state_ != State::starting) return;
         self->fail_start(Failure{err::kTimeout,
-                                 self->who() + " did not finish initialize within " +
+                                 self->who() + " did not finish starting (discovery and initialize) within " +
                                      std::to_string(self->cfg_->timeout.count()) + " ms",
                                  std::string(reason::timeout), {}},
                          false, true);
     });
+    begin();
+}
+
+// ---- the era: 2026-07-28 (stateless) or initialize ----
+
+void Connection::begin() {
+    if (up_->era() == Upstream::Era::sessions) send_initialize();
+    else send_discover();
+}
+
+void Connection::send_discover() {
+    ++probes_;
+    probing_ = true;
+    probe_id_ = next_id_++;
+    SendOptions options;
+    options.probe = true;
+    auto msg = stateless_message(probe_id_, "server/discover", "{}", options);
+    // A legacy server may ignore a request before initialize: after a while it counts as legacy
+    // (a modern one then refuses initialize naming 2026-07-28, and is probed once more).
+    probe_timer_ = std::make_shared<boost::asio::steady_timer>(up_->runtime().io());
+    probe_timer_->expires_after(std::min<std::chrono::milliseconds>(cfg_->timeout / 2, std::chrono::seconds(5)));
+    probe_timer_->async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+        auto self = weak.lock();
+        if (ec || !self || !self->probing_ || self->state_ != State::starting) return;
+        self->fall_back_to_initialize();
+    });
+    transport_->send_with(std::move(msg), probe_id_, std::move(options));
+}
+
+void Connection::on_discover(bool is_error, std::string_view payload) {
+    probing_ = false;
+    if (probe_timer_) probe_timer_->cancel();
+    if (!is_error) {
+        if (auto d = stateless::read_discovery(payload); d && d->speaks(stateless::kVersion)) {
+            up_->set_era(Upstream::Era::stateless);
+            stateless_ = true;
+            protocol_version_ = std::string(stateless::kVersion);
+            capabilities_ = d->capabilities;
+            server_info_ = d->server_info;
+            transport_->stateless(protocol_version_);
+            become_ready();
+            return;
+        }
+    } else if (auto versions = stateless::unsupported_version(payload)) {
+        // A modern server without 2026-07-28: only one that also keeps a session-based
+        // revision Coffer speaks can be used (the revision says not to fall back otherwise).
+        bool legacy_too = std::any_of(versions->begin(), versions->end(),
+                                      [](const std::string& v) { return supported_protocol_version(v); });
+        if (!legacy_too) {
+            std::string list;
+            for (auto& v : *versions) list += (list.empty() ? "" : ", ") + v;
+            fail_start(Failure{err::kUnavailable,
+                               who() + " speaks only protocol versions " + (list.empty() ? "(none listed)" : list) +
+                                   ", which Coffer does not (it speaks 2024-11-05 to 2026-07-28)",
+                               std::string(reason::protocol), {}},
+                       false, true);
+            return;
+        }
+    }
+    fall_back_to_initialize();
+}
+
+void Connection::fall_back_to_initialize() {
+    probing_ = false;
+    if (probe_timer_) probe_timer_->cancel();
+    up_->set_era(Upstream::Era::sessions);
     send_initialize();
+}
+
+std::string Connection::stateless_message(std::int64_t id, std::string_view method, std::string_view params,
+                                          SendOptions& options) const {
+    auto with = stateless::with_meta(params, client_caps_, "debug");
+    if (cfg_->transport == TransportKind::http) {
+        auto headers = up_->tool_headers();
+        options.headers = stateless::request_headers(method, with, *headers);
+        options.headers.emplace_back("MCP-Protocol-Version", std::string(stateless::kVersion));
+    }
+    std::string msg;
+    msg.reserve(with.size() + method.size() + 48);
+    msg.append(R"({"jsonrpc":"2.0","id":)").append(std::to_string(id)).append(R"(,"method":)").append(quote(method));
+    msg.append(R"(,"params":)").append(with).append("}");
+    return msg;
 }
 
 void Connection::send_initialize() {
@@ -238,6 +345,13 @@ void Connection::on_initialize(std::string_view, bool is_error, std::string_view
         if (!ec && v.is_object()) {
             if (auto* m = v.as_object().if_contains("message"); m && m->is_string()) message = m->as_string();
             if (auto* c = v.as_object().if_contains("code"); c && c->is_int64()) code = c->as_int64();
+        }
+        // A 2026-07-28 server that did not answer the probe in time says so here: probe again.
+        if (auto versions = stateless::unsupported_version(payload);
+            versions && probes_ < 2 &&
+            std::find(versions->begin(), versions->end(), stateless::kVersion) != versions->end()) {
+            send_discover();
+            return;
         }
         bool about_version = code == jsonrpc::code::invalid_params || lower(message).find("version") != std::string::npos;
         if (about_version && version_index_ + 1 < std::size(kProtocolVersions)) {
@@ -267,10 +381,14 @@ void Connection::on_initialize(std::string_view, bool is_error, std::string_view
     protocol_version_ = version;
     if (auto si = raw_json::member(payload, "serverInfo")) server_info_ = std::string(*si);
     if (auto caps = raw_json::member(payload, "capabilities")) capabilities_ = std::string(*caps);
-    if (init_timer_) init_timer_->cancel();
-    release_start();
     transport_->initialized(protocol_version_);
     transport_->send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", std::nullopt);
+    become_ready();
+}
+
+void Connection::become_ready() {
+    if (init_timer_) init_timer_->cancel();
+    release_start();
     if (state_ != State::starting) return;
     state_ = State::ready;
     up_->health().connected(protocol_version_, server_info_);
@@ -279,6 +397,7 @@ void Connection::on_initialize(std::string_view, bool is_error, std::string_view
     auto q = std::move(queued_);
     queued_.clear();
     for (auto id : q) send_request(id);
+    if (stateless_) open_listen();
 }
 
 void Connection::fail_start(const Failure& f, bool runner_missing, bool count_failure) {
@@ -302,6 +421,10 @@ void Connection::set_closed() {
     state_ = State::closed;
     release_start();
     if (init_timer_) init_timer_->cancel();
+    if (probe_timer_) probe_timer_->cancel();
+    if (listen_timer_) listen_timer_->cancel();
+    listen_id_ = 0;
+    input_asks_.clear();
     if (deadline_timer_) deadline_timer_->cancel();
     deadline_armed_ = false;
     if (transport_) transport_->close();
@@ -426,6 +549,17 @@ void Connection::handle(std::string_view text, std::optional<std::int64_t> conte
     std::int64_t id = idv.as_int64();
     auto result = raw_json::member(text, "result");
     auto error = raw_json::member(text, "error");
+    if (probing_ && id == probe_id_ && state_ == State::starting) {
+        if (error) on_discover(true, *error);
+        else if (result) on_discover(false, *result);
+        return;
+    }
+    if (listen_id_ && id == listen_id_) {  // the upstream ended the subscription
+        listen_lost();
+        return;
+    }
+    if (stateless_ && stateless_result(id, result.value_or(std::string_view()), error.value_or(std::string_view())))
+        return;
     if (state_ == State::starting && id == init_id_) {
         if (error) on_initialize(text, true, *error);
         else if (result) on_initialize(text, false, *result);
@@ -468,8 +602,13 @@ void Connection::handle_notification(std::string_view method, std::string_view p
         }
         return;
     }
+    if (method == "notifications/subscriptions/acknowledged") {
+        listen_failures_ = 0;
+        return;
+    }
     if (!sink_) return;
-    bool unrelated = method.size() > 13 && method.substr(method.size() - 13) == "/list_changed";
+    bool unrelated = (method.size() > 13 && method.substr(method.size() - 13) == "/list_changed") ||
+                     method == "notifications/resources/updated";
     sink_->notify(R"({"method":)" + quote(method) + R"(,"params":)" + std::string(params) + "}",
                   unrelated ? nullptr : related(context));
 }
@@ -517,6 +656,19 @@ coffer_call* Connection::related(std::optional<std::int64_t> context) const {
 
 void Connection::on_send_failed(std::int64_t id, std::string error) {
     auto keep = shared_from_this();
+    if (probing_ && id == probe_id_ && state_ == State::starting) {
+        if (unauthorized_) {  // the same token would be refused at initialize
+            if (retry_with_refreshed_token()) return;
+            fail_start(Failure{err::kUnavailable, who() + ": " + error, std::string(reason::start_failed), {}}, false, true);
+            return;
+        }
+        fall_back_to_initialize();  // an HTTP error without a modern JSON-RPC error: legacy
+        return;
+    }
+    if (listen_id_ && id == listen_id_) {
+        listen_lost();
+        return;
+    }
     if (state_ == State::starting && id == init_id_) {
         if (unauthorized_ && retry_with_refreshed_token()) return;
         fail_start(Failure{err::kUnavailable, who() + ": " + error, std::string(reason::start_failed), {}}, false, true);
@@ -553,12 +705,28 @@ bool Connection::retry_with_refreshed_token() {
 
 bool Connection::awaiting(std::int64_t id) const {
     if (state_ == State::closed) return false;
-    return pending_.count(id) != 0 || (state_ == State::starting && id == init_id_);
+    return pending_.count(id) != 0 || (state_ == State::starting && (id == init_id_ || (probing_ && id == probe_id_))) ||
+           (listen_id_ != 0 && id == listen_id_);
 }
 
 void Connection::on_closed(std::string error, bool runner_missing) {
     if (state_ == State::closed) return;
     auto keep = shared_from_this();
+    if (state_ == State::starting && probing_ && !runner_missing && cfg_->transport == TransportKind::stdio &&
+        probes_ == 1) {
+        // A legacy server that exits on a request before initialize: start it again without
+        // the probe.
+        up_->health().abandoned();
+        admitted_ = false;
+        probing_ = false;
+        if (probe_timer_) probe_timer_->cancel();
+        if (init_timer_) init_timer_->cancel();
+        up_->set_era(Upstream::Era::sessions);
+        transport_.reset();
+        release_start();
+        start();
+        return;
+    }
     if (state_ == State::starting) {
         std::string msg = runner_missing ? error : who() + " failed to start: " + error;
         if (runner_missing)  // a cheap check, no backoff: installing the runner fixes the next call
@@ -581,6 +749,166 @@ void Connection::on_closed(std::string error, bool runner_missing) {
                            .text());
     }
     set_closed();
+}
+
+// ---- 2026-07-28 ----
+
+bool Connection::answer_locally(std::int64_t id) {
+    auto& p = pending_.at(id);
+    if (p.method == "resources/subscribe" || p.method == "resources/unsubscribe") {
+        // The revision subscribes on the subscriptions/listen stream: it is opened again with
+        // the new set of resources.
+        auto uri = raw_json::member(p.params, "uri");
+        auto text = uri ? raw_json::decode_string(*uri) : std::nullopt;
+        if (!text) {
+            finish(id, {},
+                   json::serialize(json::object{{"code", jsonrpc::code::invalid_params}, {"message", "Invalid params: uri is required"}}));
+            return true;
+        }
+        if (p.method == "resources/subscribe") subscriptions_.insert(*text);
+        else subscriptions_.erase(*text);
+        finish(id, "{}", {});
+        open_listen();
+        return true;
+    }
+    if (p.method == "ping" || p.method == "logging/setLevel") {  // gone from the revision
+        finish(id, "{}", {});
+        return true;
+    }
+    return false;
+}
+
+bool Connection::stateless_result(std::int64_t id, std::string_view result, std::string_view error) {
+    auto it = pending_.find(id);
+    if (it == pending_.end()) return false;
+    auto& p = it->second;
+    if (!result.empty()) {
+        auto type = raw_json::member(result, "resultType");
+        if (type && *type == R"("input_required")") {
+            if (auto in = stateless::read_input_required(result)) {
+                ask_input(id, std::move(*in));
+                return true;
+            }
+        }
+        if (p.method == "tools/list" && cfg_->transport == TransportKind::http) {
+            auto learned = std::make_shared<stateless::ToolHeaders>(*up_->tool_headers());
+            std::vector<std::pair<std::string, std::string>> rejected;
+            auto kept = stateless::filter_tools(result, *learned, rejected);
+            up_->set_tool_headers(std::move(learned));
+            for (auto& [tool, why] : rejected)
+                up_->runtime().host().warn("mcp_server '" + up_->name() + "': left out tool '" + tool + "': " + why);
+            finish(id, kept, {});
+            return true;
+        }
+        return false;
+    }
+    // A HeaderMismatch on a call: the tool's annotations may have changed; list the tools (which
+    // learns them) and send the call once more.
+    auto code = raw_json::member(error, "code");
+    if (p.method == "tools/call" && !p.header_retry && code &&
+        *code == std::to_string(jsonrpc::code::header_mismatch) && cfg_->transport == TransportKind::http) {
+        p.header_retry = true;
+        p.sent = false;
+        submit(CallRequest{"tools/list", "{}",
+                           [weak = weak_from_this(), id](std::string_view, std::string_view) {
+                               auto self = weak.lock();
+                               if (self && self->state_ == State::ready && self->pending_.count(id))
+                                   self->send_request(id);
+                           },
+                           nullptr});
+        return true;
+    }
+    return false;
+}
+
+void Connection::ask_input(std::int64_t id, stateless::InputRequired in) {
+    auto& p = pending_.at(id);
+    constexpr int kMaxRounds = 16;
+    if (++p.input_rounds > kMaxRounds || (in.requests.empty() && !in.state)) {
+        finish(id, {},
+               Failure{err::kUnavailable,
+                       who() + (in.requests.empty() && !in.state ? " asked for input without saying what"
+                                                                 : " kept asking for input (more than 16 rounds)"),
+                       std::string(reason::protocol), {}}
+                   .text());
+        return;
+    }
+    p.input_state = std::move(in.state);
+    p.input_answers.clear();
+    p.input_waiting = in.requests.size();
+    if (in.requests.empty()) {  // only state to carry: send it straight back
+        p.params = stateless::with_input(p.params, p.input_answers, p.input_state);
+        send_request(id);
+        return;
+    }
+    // Each question goes to the client the way a legacy server's own request would (the gateway
+    // asks a 2026-07-28 client with input_required in turn).
+    for (auto& [key, request] : in.requests) {
+        auto method = raw_json::member(request, "method");
+        auto name = method ? raw_json::decode_string(*method) : std::nullopt;
+        std::uint64_t token = g_next_token.fetch_add(1);
+        input_asks_[token] = {id, key};
+        auto params = raw_json::member(request, "params").value_or(std::string_view("{}"));
+        bool taken = name && sink_ &&
+                     sink_->request(token, R"({"method":)" + quote(*name) + R"(,"params":)" + std::string(params) + "}",
+                                    p.handle);
+        if (!taken) {
+            std::erase_if(input_asks_, [id](const auto& a) { return a.second.first == id; });
+            finish(id, {},
+                   json::serialize(json::object{
+                       {"code", jsonrpc::code::method_not_found},
+                       {"message", who() + " needs the client to answer " + (name ? *name : std::string("a request")) +
+                                       ", which it cannot through Coffer"}}));
+            return;
+        }
+        if (!pending_.count(id)) return;  // answered (or failed) synchronously
+    }
+}
+
+void Connection::open_listen() {
+    if (!stateless_ || !transport_ || state_ != State::ready) return;
+    json::object filter;
+    boost::system::error_code ec;
+    auto caps = json::parse(capabilities_.empty() ? std::string_view("{}") : std::string_view(capabilities_), ec);
+    auto wants = [&](const char* kind, const char* flag) {
+        const auto* o = !ec && caps.is_object() ? caps.as_object().if_contains(kind) : nullptr;
+        const auto* f = o && o->is_object() ? o->as_object().if_contains(flag) : nullptr;
+        return f && f->is_bool() && f->as_bool();
+    };
+    if (wants("tools", "listChanged")) filter["toolsListChanged"] = true;
+    if (wants("prompts", "listChanged")) filter["promptsListChanged"] = true;
+    if (wants("resources", "listChanged")) filter["resourcesListChanged"] = true;
+    if (wants("resources", "subscribe") && !subscriptions_.empty()) {
+        json::array uris;
+        for (auto& u : subscriptions_) uris.emplace_back(u);
+        filter["resourceSubscriptions"] = std::move(uris);
+    }
+    auto text = json::serialize(filter);
+    if (listen_id_ && text == listen_filter_) return;
+    std::int64_t old = listen_id_;
+    listen_id_ = 0;
+    // The replaced stream: stdio is told; on HTTP its connection is dropped at its next event.
+    if (old && cfg_->transport == TransportKind::stdio) send_cancelled(old, "subscriptions changed");
+    listen_filter_ = text;
+    if (filter.empty()) return;
+    listen_id_ = next_id_++;
+    SendOptions options;
+    auto msg = stateless_message(listen_id_, "subscriptions/listen", R"({"notifications":)" + text + "}", options);
+    transport_->send_with(std::move(msg), listen_id_, std::move(options));
+}
+
+void Connection::listen_lost() {
+    listen_id_ = 0;
+    listen_filter_.clear();
+    if (state_ != State::ready) return;
+    // Open it again, waiting longer after each stream that ended without an acknowledgement.
+    long wait_ms = std::min(250L << std::min(listen_failures_, 7), 30000L);
+    ++listen_failures_;
+    if (!listen_timer_) listen_timer_ = std::make_shared<boost::asio::steady_timer>(up_->runtime().io());
+    listen_timer_->expires_after(std::chrono::milliseconds(wait_ms));
+    listen_timer_->async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+        if (auto self = weak.lock(); self && !ec) self->open_listen();
+    });
 }
 
 }  // namespace coffer::mcp_server

@@ -1,5 +1,7 @@
-// One upstream MCP connection as a JSON-RPC client: starts the transport, performs `initialize`
-// (newest version the upstream accepts) and `notifications/initialized`, forwards requests with
+// One upstream MCP connection as a JSON-RPC client: starts the transport, finds the server's era
+// (`server/discover`: a 2026-07-28 server needs no handshake, every request carries its version
+// and the client's capabilities; anything else is a legacy server) and otherwise performs
+// `initialize` (newest version the upstream accepts) and `notifications/initialized`, forwards requests with
 // fresh ids, completes each with the raw `result` (or `error`) text, relays notifications and
 // server-initiated requests to its sink, forwards the client's roots/list_changed, applies the
 // per-call timeout and cancels both ways.
@@ -7,6 +9,7 @@
 #pragma once
 
 #include "errors.hpp"
+#include "stateless.hpp"
 #include "start_queue.hpp"
 #include "transport.hpp"
 #include "upstream.hpp"
@@ -17,6 +20,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <functional>
+#include <optional>
 #include <map>
 #include <set>
 #include <memory>
@@ -88,13 +92,34 @@ private:
         coffer_call* handle = nullptr;
         std::chrono::steady_clock::time_point deadline;  // timeout_ms after submission
         bool sent = false;
+        // 2026-07-28: the answers to an input_required result, gathered from the client before
+        // the request is sent again; how many are still awaited; rounds so far.
+        std::map<std::string, std::string> input_answers;
+        std::optional<std::string> input_state;
+        std::size_t input_waiting = 0;
+        int input_rounds = 0;
+        bool header_retry = false;  // a HeaderMismatch made us list tools and send it once more
     };
 
     void start();
     void open_transport();  // once the start queue lets this start go ahead
     void release_start();   // the start is over (or its slot was held long enough)
+    void begin();  // the transport is open: probe the era or initialize
+    void send_discover();
+    void on_discover(bool is_error, std::string_view payload);
+    void fall_back_to_initialize();
     void send_initialize();
     void on_initialize(std::string_view text, bool is_error, std::string_view payload);
+    void become_ready();
+    // 2026-07-28 (stateless.hpp): requests answered here (the revision has no such method),
+    // results that need the client's input, the subscriptions/listen stream.
+    bool answer_locally(std::int64_t id);
+    bool stateless_result(std::int64_t id, std::string_view result, std::string_view error);
+    void ask_input(std::int64_t id, stateless::InputRequired in);
+    void open_listen();
+    void listen_lost();
+    std::string stateless_message(std::int64_t id, std::string_view method, std::string_view params,
+                                  SendOptions& options) const;
     void fail_start(const Failure& f, bool runner_missing, bool count_failure);
     void send_request(std::int64_t id);
     void finish(std::int64_t id, std::string_view result, std::string_view error);
@@ -151,6 +176,21 @@ private:
     bool deadline_armed_ = false;
     std::vector<std::int64_t> queued_;                      // submitted before ready
     std::map<std::uint64_t, std::string> server_requests_;  // token → upstream request id (raw)
+
+    // The era probe (server/discover) and the stateless mode it may lead to.
+    std::int64_t probe_id_ = 0;
+    bool probing_ = false;
+    int probes_ = 0;
+    std::shared_ptr<boost::asio::steady_timer> probe_timer_;
+    bool stateless_ = false;
+    // input_required answers the client owes: token → (call id, key in inputRequests).
+    std::map<std::uint64_t, std::pair<std::int64_t, std::string>> input_asks_;
+    // subscriptions/listen: the open one's id (0: none), the resources subscribed through it.
+    std::int64_t listen_id_ = 0;
+    std::string listen_filter_;
+    std::set<std::string> subscriptions_;
+    int listen_failures_ = 0;
+    std::shared_ptr<boost::asio::steady_timer> listen_timer_;
 
     std::string protocol_version_, server_info_, capabilities_;
 };

@@ -136,12 +136,23 @@ public:
     }
 
     void send(std::string message, std::optional<std::int64_t> request_id) override {
+        send_with(std::move(message), request_id, {});
+    }
+
+    void send_with(std::string message, std::optional<std::int64_t> request_id, SendOptions options) override {
         if (closed_ || failed_) return;
         if (mode_ == Mode::legacy_connecting) {
             legacy_queue_.emplace_back(std::move(message), request_id);
             return;
         }
-        asio::co_spawn(rt_.io(), post(shared_from_this(), std::move(message), request_id), asio::detached);
+        asio::co_spawn(rt_.io(), post(shared_from_this(), std::move(message), request_id, std::move(options)),
+                       asio::detached);
+    }
+
+    void stateless(const std::string& protocol_version) override {
+        proto_ = protocol_version;
+        mode_ = Mode::stateless;
+        session_id_.clear();
     }
 
     void initialized(const std::string& protocol_version) override {
@@ -161,7 +172,8 @@ public:
     }
 
 private:
-    enum class Mode { probing, streamable, legacy_connecting, legacy };
+    // stateless: 2026-07-28 (no session, no GET stream, every request self-contained).
+    enum class Mode { probing, streamable, stateless, legacy_connecting, legacy };
 
     // Cancels an operation's socket when the transport closes.
     class CloseGuard {
@@ -190,8 +202,10 @@ private:
         ev_->on_message(text, context);
     }
 
+    using Headers = std::vector<std::pair<std::string, std::string>>;
+
     http::request<http::string_body> make_request(const Target& t, http::verb verb, std::string body,
-                                                  const std::string& last_event_id) const {
+                                                  const std::string& last_event_id, const Headers& extra) const {
         http::request<http::string_body> req{verb, t.path, 11};
         req.set(http::field::host, t.host_header);
         req.set(http::field::user_agent, "coffer-mcp-gateway/0.1");
@@ -208,6 +222,7 @@ private:
         if (!session_id_.empty() && mode_ != Mode::legacy && mode_ != Mode::legacy_connecting)
             req.set("Mcp-Session-Id", session_id_);
         if (!proto_.empty()) req.set("MCP-Protocol-Version", proto_);
+        for (auto& [k, v] : extra) req.set(k, v);
         req.prepare_payload();
         return req;
     }
@@ -217,8 +232,8 @@ private:
     // with `last_event_id` resumes the stream that event was on.
     asio::awaitable<Reply> exchange(Target t, http::verb verb, std::string body, SseHandler on_sse,
                                     std::optional<std::chrono::milliseconds> deadline = std::nullopt,
-                                    std::string last_event_id = {}) {
-        auto req = make_request(t, verb, std::move(body), last_event_id);
+                                    std::string last_event_id = {}, Headers extra = {}) {
+        auto req = make_request(t, verb, std::move(body), last_event_id, extra);
         tcp::resolver resolver(rt_.io());
         auto endpoints = co_await resolver.async_resolve(t.host, t.port, use_awaitable);
         auto connect_limit = deadline.value_or(cfg_->timeout);
@@ -254,7 +269,7 @@ private:
         r.reason = std::string(p.get().reason());
         r.sse = lower(p.get()[http::field::content_type]).rfind("text/event-stream", 0) == 0;
         auto sid = p.get()["Mcp-Session-Id"];
-        if (!sid.empty() && r.status / 100 == 2) session_id_ = std::string(sid);
+        if (!sid.empty() && r.status / 100 == 2 && mode_ != Mode::stateless) session_id_ = std::string(sid);
         bool stream = r.sse && r.status / 100 == 2 && on_sse;
         SseParser parser;
         bool more = true;
@@ -287,18 +302,23 @@ private:
     }
 
     static asio::awaitable<void> post(std::shared_ptr<HttpTransport> self, std::string body,
-                                      std::optional<std::int64_t> id) {
+                                      std::optional<std::int64_t> id, SendOptions options = {}) {
         bool legacy = self->mode_ == Mode::legacy;
-        bool probing = self->mode_ == Mode::probing;
+        bool probing = self->mode_ == Mode::probing && !options.probe;
         Target t = legacy ? self->endpoint_ : self->base_;
         Reply r;
         std::string error;
         try {
             auto* raw = self.get();
-            r = co_await self->exchange(t, http::verb::post, body, [raw, id](const SseEvent& e) {
-                if (e.type == "message") raw->deliver(e.data, id);
-                return true;
-            });
+            r = co_await self->exchange(
+                t, http::verb::post, body,
+                [raw, id](const SseEvent& e) {
+                    if (e.type == "message") raw->deliver(e.data, id);
+                    // Once the request is answered (or given up, like a replaced
+                    // subscriptions/listen), its stream is dropped.
+                    return !id || raw->ev_->awaiting(*id);
+                },
+                std::nullopt, {}, std::move(options.headers));
         } catch (const std::exception& e) {
             error = e.what();
         }

@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace coffer::mcp_server {
 
@@ -32,6 +34,15 @@ public:
     virtual void on_unauthorized() {}
 };
 
+// How one message goes out beyond its text (HTTP only; stdio ignores it).
+struct SendOptions {
+    // Extra request headers: 2026-07-28 mirrors the method, name and annotated arguments.
+    std::vector<std::pair<std::string, std::string>> headers;
+    // The era probe (server/discover): an HTTP failure without a JSON-RPC body is reported
+    // through on_send_failed and tells nothing else (no switch to the legacy HTTP+SSE transport).
+    bool probe = false;
+};
+
 class Transport {
 public:
     virtual ~Transport() = default;
@@ -39,9 +50,16 @@ public:
     virtual void open() = 0;
     // Sends one message; `request_id` when it is a request of ours (for on_send_failed/context).
     virtual void send(std::string message, std::optional<std::int64_t> request_id) = 0;
+    virtual void send_with(std::string message, std::optional<std::int64_t> request_id, SendOptions options) {
+        (void)options;
+        send(std::move(message), request_id);
+    }
     // Initialization finished with this protocol version: HTTP adds MCP-Protocol-Version from
     // now on and opens its GET stream for server-initiated messages.
     virtual void initialized(const std::string& protocol_version) { (void)protocol_version; }
+    // The upstream speaks the stateless revision `protocol_version` (2026-07-28): HTTP sends the
+    // MCP-Protocol-Version header on every request, keeps no session and opens no GET stream.
+    virtual void stateless(const std::string& protocol_version) { (void)protocol_version; }
     // Releases everything (kills the child's process group / DELETEs the HTTP session).
     virtual void close() = 0;
     // The child's pid (stdio), or 0.

@@ -7,6 +7,7 @@
 #include "health.hpp"
 #include "oauth.hpp"
 #include "runtime.hpp"
+#include "stateless.hpp"
 
 #include <chrono>
 #include <memory>
@@ -34,6 +35,31 @@ public:
     void set_config(ServerConfig cfg) {
         std::lock_guard<std::mutex> g(mu_);
         cfg_ = std::make_shared<const ServerConfig>(std::move(cfg));
+        era_ = Era::unknown;  // another server, perhaps: probe again
+    }
+
+    // Which era the server speaks (2026-07-28 versioning: "a property of the server", cached for
+    // the resource's config): unknown until a connection found out.
+    enum class Era { unknown, stateless, sessions };
+    Era era() const {
+        std::lock_guard<std::mutex> g(mu_);
+        return era_;
+    }
+    void set_era(Era e) {
+        std::lock_guard<std::mutex> g(mu_);
+        era_ = e;
+    }
+
+    // 2026-07-28 over HTTP: the `x-mcp-header` annotations of the server's tools, learned from
+    // every tools/list any connection relayed (a call mirrors them even on a connection that did
+    // not list).
+    std::shared_ptr<const stateless::ToolHeaders> tool_headers() const {
+        std::lock_guard<std::mutex> g(mu_);
+        return tool_headers_;
+    }
+    void set_tool_headers(std::shared_ptr<const stateless::ToolHeaders> h) {
+        std::lock_guard<std::mutex> g(mu_);
+        tool_headers_ = std::move(h);
     }
 
     bool running() const {
@@ -74,6 +100,8 @@ private:
     mutable std::mutex mu_;
     std::shared_ptr<const ServerConfig> cfg_;
     bool running_ = false;
+    Era era_ = Era::unknown;
+    std::shared_ptr<const stateless::ToolHeaders> tool_headers_ = std::make_shared<const stateless::ToolHeaders>();
     std::optional<StoredOAuth> recent_oauth_;
     std::chrono::steady_clock::time_point recent_oauth_at_;
     std::vector<std::weak_ptr<Connection>> conns_;
