@@ -1,5 +1,6 @@
 #include "http_server.hpp"
 
+#include "modern.hpp"
 #include "oauth_standin.hpp"
 
 #include <boost/asio/awaitable.hpp>
@@ -11,6 +12,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <deque>
 #include <iostream>
 #include <map>
@@ -71,12 +74,13 @@ private:
 };
 
 std::string head(int status, const char* reason, const std::string& content_type, const std::string& session,
-                 std::optional<std::size_t> length) {
+                 std::optional<std::size_t> length, const std::string& extra = {}) {
     std::string h = "HTTP/1.1 " + std::to_string(status) + " " + reason + "\r\n";
     if (!content_type.empty()) h += "Content-Type: " + content_type + "\r\n";
     if (!session.empty()) h += "Mcp-Session-Id: " + session + "\r\n";
     if (length) h += "Content-Length: " + std::to_string(*length) + "\r\n";
     if (content_type == "text/event-stream") h += "Cache-Control: no-cache\r\n";
+    h += extra;
     h += "Connection: close\r\n\r\n";
     return h;
 }
@@ -178,6 +182,57 @@ private:
     std::vector<std::pair<long, std::string>> kept_;
 };
 
+// The answer to a modern (2026-07-28) request: a single JSON body when the response comes first
+// (its HTTP status from its error: 400, 404 or 200), else an SSE stream that the final message
+// ends (a subscriptions/listen never gets one).
+class ModernHttpPeer : public Peer {
+public:
+    explicit ModernHttpPeer(std::shared_ptr<Writer> w) : w_(std::move(w)) {}
+    void send(const std::string& message, bool final) override {
+        if (done_) return;
+        if (!streaming_ && final) {
+            done_ = true;
+            int status = http_status_of(message);
+            const char* reason = status == 400 ? "Bad Request" : status == 404 ? "Not Found" : "OK";
+            w_->write(head(status, reason, "application/json", "", message.size()) + message);
+            w_->close_after();
+            return;
+        }
+        if (!streaming_) {
+            streaming_ = true;
+            w_->write(head(200, "OK", "text/event-stream", "", std::nullopt, "X-Accel-Buffering: no\r\n"));
+        }
+        w_->write("event: message\ndata: " + message + "\n\n");
+        if (final) {
+            done_ = true;
+            w_->close_after();
+        }
+    }
+    bool open() const override { return !done_ && !w_->closed(); }
+    bool streaming() const { return streaming_ && !done_; }
+
+private:
+    std::shared_ptr<Writer> w_;
+    bool streaming_ = false, done_ = false;
+};
+
+// The headers a modern request mirrors from its body, names lower-cased; a header sent on several
+// lines is their values joined by ", " (RFC 9110), so it matches no body value.
+json::object mcp_headers(const http::request<http::string_body>& req) {
+    json::object h;
+    for (auto& f : req) {
+        std::string name(f.name_string());
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+        bool mirrored = name == "mcp-method" || name == "mcp-name" || name == "mcp-protocol-version" ||
+                        name.rfind("mcp-param-", 0) == 0;
+        if (!mirrored) continue;
+        std::string value(f.value());
+        if (auto* seen = h.if_contains(name)) value = std::string(seen->as_string()) + ", " + value;
+        h[name] = value;
+    }
+    return h;
+}
+
 // Drops whatever it gets (the client sent a notification or response: nothing relates to it).
 class NullPeer : public Peer {
 public:
@@ -203,6 +258,10 @@ class HttpServer {
 public:
     HttpServer(asio::io_context& io, Options opts, bool legacy, unsigned short port)
         : io_(io), opts_(std::move(opts)), legacy_(legacy) {
+        if (opts_.modern || opts_.dual_era) {  // one Server answers every modern request (no sessions)
+            modern_ = std::make_unique<Server>(io_, opts_);
+            modern_->share_stats(stats_);
+        }
         if (opts_.oauth) oauth_.emplace("http://127.0.0.1:" + std::to_string(port), opts_.oauth_ttl, opts_.oauth_log,
                                        opts_.oauth_claimed_ttl);
     }
@@ -249,6 +308,9 @@ private:
         }
         if (legacy_) co_return legacy(s, req, path, target);
         if (path != "/mcp") co_return simple(s, 404, "Not Found");
+        // 2026-07-28 has no GET stream and no sessions to delete (with --dual-era: without a session id).
+        if (modern_ && req.method() != http::verb::post && (opts_.modern || sid.empty()))
+            co_return simple(s, 405, "Method Not Allowed");
         if (req.method() == http::verb::delete_) {
             sessions_.erase(sid);
             co_return simple(s, 200, "OK");
@@ -283,6 +345,10 @@ private:
         auto v = json::parse(req.body(), ec);
         if (ec || !v.is_object()) co_return simple(s, 400, "Bad Request", R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}})");
         auto& o = v.as_object();
+        if (modern_ && is_modern(req, o, sid)) {
+            co_await serve_modern(s, req, o);
+            co_return;
+        }
         auto* method = o.if_contains("method");
         bool is_request = method && o.contains("id");
         if (is_request && method->is_string() && method->as_string() == "initialize") {
@@ -290,11 +356,12 @@ private:
             auto& ms = sessions_[sid];
             ms.server = std::make_unique<Server>(io_, opts_);
             ms.server->set_broadcast(ms.broadcast);
+            ms.server->share_stats(stats_);
         }
         auto it = sessions_.find(sid);
         if (it == sessions_.end()) co_return simple(s, sid.empty() ? 400 : 404, sid.empty() ? "Bad Request" : "Not Found");
         if (!is_request) {
-            it->second.server->handle(req.body(), std::make_shared<NullPeer>());
+            it->second.server->handle(req.body(), std::make_shared<NullPeer>(), Server::Era::Legacy);
             co_return simple(s, 202, "Accepted");
         }
         std::shared_ptr<Peer> peer;
@@ -305,7 +372,33 @@ private:
         } else {
             peer = std::make_shared<JsonPeer>(s, sid);
         }
-        it->second.server->handle(req.body(), peer);
+        it->second.server->handle(req.body(), peer, Server::Era::Legacy);
+    }
+
+    // --modern: every POST; --dual-era: one without a known session that is not initialize and
+    // says 2026-07-28 in its MCP-Protocol-Version header (without Mcp-Session-Id) or in its body.
+    bool is_modern(const http::request<http::string_body>& req, const json::object& o, const std::string& sid) const {
+        if (opts_.modern) return true;
+        if (sessions_.count(sid)) return false;
+        auto* m = o.if_contains("method");
+        std::string method = m && m->is_string() ? std::string(m->as_string()) : "";
+        if (method == "initialize") return false;
+        if (sid.empty() && req["MCP-Protocol-Version"] == kModernVersion) return true;
+        auto* p = o.if_contains("params");
+        return looks_modern(method, p && p->is_object() ? p->as_object() : json::object{});
+    }
+
+    // No session: the one modern Server answers, after checking the Mcp-* headers against the body.
+    asio::awaitable<void> serve_modern(Socket s, const http::request<http::string_body>& req, const json::object& o) {
+        auto headers = mcp_headers(req);
+        if (!o.contains("method") || !o.contains("id")) {  // a notification
+            modern_->handle(req.body(), std::make_shared<NullPeer>(), Server::Era::Modern, &headers);
+            co_return simple(s, 202, "Accepted");
+        }
+        auto w = std::make_shared<Writer>(s);
+        auto peer = std::make_shared<ModernHttpPeer>(w);
+        modern_->handle(req.body(), peer, Server::Era::Modern, &headers);
+        if (peer->streaming()) co_await watch(s, w);  // a listen (or a call still streaming): notice the client leave
     }
 
     void legacy(const Socket& s, const http::request<http::string_body>& req, const std::string& path,
@@ -318,6 +411,7 @@ private:
             stream->event("endpoint", "/messages?session=" + sid);
             auto& ms = sessions_[sid];
             ms.server = std::make_unique<Server>(io_, opts_);
+            ms.server->share_stats(stats_);
             ms.broadcast->stream = stream;
             ms.server->set_broadcast(ms.broadcast);
             asio::co_spawn(io_, watch(s, w), asio::detached);
@@ -359,6 +453,8 @@ private:
     bool legacy_;
     std::optional<OAuthStandIn> oauth_;
     std::map<std::string, McpSession> sessions_;
+    std::shared_ptr<ModernStats> stats_ = std::make_shared<ModernStats>();
+    std::unique_ptr<Server> modern_;  // with --modern or --dual-era
     int next_session_ = 1;
     int next_stream_ = 1;
 };

@@ -20,6 +20,23 @@
 //   --cut-stream-after N  HTTP: close the first connection of every SSE stream after N events,
 //                       with a `retry` field first, without ending the stream
 //   --cut-retry-ms MS   the `retry` sent before such a cut (default 50)
+//   --modern            speak only the stateless revision 2026-07-28: every request carries
+//                       _meta io.modelcontextprotocol/protocolVersion "2026-07-28" (else -32022
+//                       with data {supported, requested}; HTTP 400); initialize is refused so;
+//                       server/discover; results carry resultType (lists and resources/read also
+//                       ttlMs 60000 and cacheScope "private"); ping, logging/setLevel and
+//                       resources/(un)subscribe are unknown (-32601; HTTP 404); the log tool logs
+//                       only with _meta io.modelcontextprotocol/logLevel; sample answers
+//                       input_required and takes the client's answer on the retry; the tools
+//                       regional, bad_header and touch are listed; subscriptions/listen streams
+//                       the list_changed / resources/updated notifications it asked for (HTTP: a
+//                       POST answered by an SSE stream that stays open; stdio: until
+//                       notifications/cancelled). HTTP: no sessions, GET/DELETE 405, the
+//                       MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-* headers must
+//                       match the body (else 400, -32020). See modern.hpp.
+//   --dual-era          both: a request is served as 2026-07-28 when its params._meta names a
+//                       protocol version (HTTP also: MCP-Protocol-Version 2026-07-28 without
+//                       Mcp-Session-Id), otherwise as before (initialize, sessions, GET stream)
 #include "http_server.hpp"
 #include "server.hpp"
 
@@ -55,7 +72,10 @@ public:
 void read_loop(asio::posix::stream_descriptor& in, std::string& buf, Server& server, const std::shared_ptr<Peer>& out) {
     asio::async_read_until(in, asio::dynamic_buffer(buf), '\n',
                            [&in, &buf, &server, out](boost::system::error_code ec, std::size_t n) {
-                               if (ec) std::_Exit(0);  // stdin closed: the client is gone
+                               if (ec) {  // stdin closed: the client is gone
+                                   server.end_listens();
+                                   std::_Exit(0);
+                               }
                                std::string line = buf.substr(0, n - 1);
                                buf.erase(0, n);
                                if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -91,6 +111,8 @@ int main(int argc, char** argv) {
         else if (a == "--cut-stream-after") opts.cut_after = std::atoi(next().c_str());
         else if (a == "--cut-retry-ms") opts.cut_retry_ms = std::atoi(next().c_str());
         else if (a == "--oauth") opts.oauth = true;
+        else if (a == "--modern") opts.modern = true;
+        else if (a == "--dual-era") opts.dual_era = true;
         else if (a == "--oauth-ttl") opts.oauth_ttl = std::atoi(next().c_str());
         else if (a == "--oauth-log") opts.oauth_log = next();
         else if (a == "--oauth-claimed-ttl") opts.oauth_claimed_ttl = std::atoi(next().c_str());
@@ -119,6 +141,10 @@ int main(int argc, char** argv) {
             std::cerr << "unknown option " << a << "\n";
             return 2;
         }
+    }
+    if (opts.modern && opts.dual_era) {
+        std::cerr << "--modern and --dual-era exclude each other\n";
+        return 2;
     }
     asio::io_context io;
     if (http_port >= 0) return run_http(io, opts, static_cast<unsigned short>(http_port), legacy);

@@ -1,5 +1,7 @@
 #include "server.hpp"
 
+#include "modern.hpp"
+
 #include <boost/asio/steady_timer.hpp>
 
 #include <signal.h>
@@ -21,12 +23,6 @@ namespace {
 constexpr const char* kRawResult =
     R"({"content":[{"type":"text","text":"raw \u00e9 result"}],"structuredContent":{"z":1.50,"a":[1e2,-0.0,12345678901234567890123,1E-7],"nested":{"b":true,"a":null}},"isError":false})";
 
-json::object text_result(const std::string& text, bool is_error = false) {
-    json::object r{{"content", json::array{json::object{{"type", "text"}, {"text", text}}}}};
-    if (is_error) r["isError"] = true;
-    return r;
-}
-
 json::object schema(std::initializer_list<std::pair<const char*, const char*>> props) {
     json::object p;
     for (auto& [name, type] : props) p[name] = json::object{{"type", type}};
@@ -37,16 +33,31 @@ std::int64_t int_arg(const json::object& args, const char* key, std::int64_t dfl
     auto* v = args.if_contains(key);
     return v && v->is_int64() ? v->as_int64() : dflt;
 }
+const char* const kVersions[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+
+}  // namespace
+
+json::object text_result(const std::string& text, bool is_error) {
+    json::object r{{"content", json::array{json::object{{"type", "text"}, {"text", text}}}}};
+    if (is_error) r["isError"] = true;
+    return r;
+}
+
 std::string str_arg(const json::object& args, const char* key) {
     auto* v = args.if_contains(key);
     return v && v->is_string() ? std::string(v->as_string()) : std::string();
 }
 
-const char* const kVersions[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+// 2026-07-28, then (with --dual-era) the legacy versions up to --max-version, newest first.
+json::array Server::supported_versions() const {
+    json::array v{kModernVersion};
+    if (opts_.dual_era)
+        for (auto it = std::rbegin(kVersions); it != std::rend(kVersions); ++it)
+            if (std::string(*it) <= opts_.max_version) v.push_back(json::string(*it));
+    return v;
+}
 
-}  // namespace
-
-json::array Server::tool_list() const {
+json::array Server::tool_list(bool modern) const {
     json::array t;
     auto add = [&](const char* name, const char* description, json::object input) {
         t.push_back(json::object{{"name", name}, {"description", description}, {"inputSchema", std::move(input)}});
@@ -65,6 +76,20 @@ json::array Server::tool_list() const {
     add("big", "Returns a text of `bytes` bytes", schema({{"bytes", "integer"}}));
     add("fail", "Returns a tool error (isError)", schema({}));
     add("stats", "Returns what the server saw: initialized, protocol version, cancelled requests, notifications, roots", schema({}));
+    if (modern) {  // listed to modern requests only (legacy lists other tests compare stay as they were)
+        auto with_header = [](const char* type, const char* header) {
+            return json::object{{"type", type}, {"x-mcp-header", header}};
+        };
+        add("regional", "Returns region=<region> and, over HTTP, the Mcp-Param-Region header it got",
+            json::object{{"type", "object"},
+                         {"properties", json::object{{"region", with_header("string", "Region")},
+                                                     {"text", json::object{{"type", "string"}}}}},
+                         {"required", json::array{"region"}}});
+        add("bad_header", "Invalid: x-mcp-header on a number parameter (a client must drop this tool)",
+            json::object{{"type", "object"}, {"properties", json::object{{"amount", with_header("number", "Amount")}}}});
+        add("touch", "Sends notifications/resources/updated for uri to the subscriptions/listen streams that asked",
+            schema({{"uri", "string"}}));
+    }
     // Listed with --calls-log only: exit without answering on the first call, answer on the next (after a
     // restart). Their annotations decide whether a gateway may retry them.
     auto crash_once = [&](const char* name, json::object annotations) {
@@ -105,12 +130,24 @@ std::vector<std::string> Server::tools_file_lines() const {
     return out;
 }
 
+// A modern request's result also gets the fields its context adds (resultType and, where
+// cacheable, ttlMs/cacheScope) unless it has them.
 void Server::reply(const std::shared_ptr<Peer>& out, const json::value& id, const json::value& result) {
-    out->send(json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}), true);
+    json::value r = result;
+    if (auto* m = out->modern(); m && r.is_object())
+        for (auto& [k, v] : m->result_fields)
+            if (!r.as_object().contains(k)) r.as_object()[k] = v;
+    out->send(json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", id}, {"result", r}}), true);
 }
 
+// The modern fields go in front, so the canned bytes still follow unchanged.
 void Server::reply_raw(const std::shared_ptr<Peer>& out, const json::value& id, const std::string& raw_result) {
-    out->send(R"({"jsonrpc":"2.0","id":)" + json::serialize(id) + R"(,"result":)" + raw_result + "}", true);
+    std::string result = raw_result;
+    if (auto* m = out->modern(); m && !m->result_fields.empty()) {
+        auto fields = json::serialize(m->result_fields);
+        result = fields.substr(0, fields.size() - 1) + "," + raw_result.substr(1);
+    }
+    out->send(R"({"jsonrpc":"2.0","id":)" + json::serialize(id) + R"(,"result":)" + result + "}", true);
 }
 
 void Server::error(const std::shared_ptr<Peer>& out, const json::value& id, int code, const std::string& message) {
@@ -119,12 +156,20 @@ void Server::error(const std::shared_ptr<Peer>& out, const json::value& id, int 
               true);
 }
 
+void Server::error(const std::shared_ptr<Peer>& out, const json::value& id, int code, const std::string& message,
+                   json::value data) {
+    out->send(json::serialize(json::object{{"jsonrpc", "2.0"},
+                                           {"id", id},
+                                           {"error", json::object{{"code", code}, {"message", message}, {"data", std::move(data)}}}}),
+              true);
+}
+
 void Server::notify(const std::shared_ptr<Peer>& out, const std::string& method, const json::value& params) {
     if (!out) return;
     out->send(json::serialize(json::object{{"jsonrpc", "2.0"}, {"method", method}, {"params", params}}), false);
 }
 
-void Server::handle(std::string_view text, const std::shared_ptr<Peer>& out) {
+void Server::handle(std::string_view text, const std::shared_ptr<Peer>& out, Era era, const json::object* http_headers) {
     boost::system::error_code ec;
     auto v = json::parse(text, ec);
     if (ec || !v.is_object()) {
@@ -152,12 +197,16 @@ void Server::handle(std::string_view text, const std::shared_ptr<Peer>& out) {
         notifications_.push_back(json::value(m));
         if (m == "notifications/initialized") initialized_ = true;
         else if (m == "notifications/cancelled") {
-            if (auto* r = params.if_contains("requestId")) cancelled_.insert(json::serialize(*r));
+            if (auto* r = params.if_contains("requestId")) {
+                cancelled_.insert(json::serialize(*r));
+                if (!http_headers) end_listen(*r);  // stdio ends a subscriptions/listen so (HTTP: by closing it)
+            }
         } else if (m == "notifications/roots/list_changed" && client_roots_) {
             ask_roots(broadcast_ ? broadcast_ : out);
         }
         return;
     }
+    if (modern_era(era, m, params)) return modern_request(*id, m, params, out, http_headers);
     request(*id, m, params, out);
 }
 
@@ -188,6 +237,7 @@ void Server::request(const json::value& id, const std::string& method, const jso
                 chosen = opts_.max_version;
             }
             version_ = chosen;
+            ++seen_->legacy_initializes;
             reply(out, id,
                   json::object{{"protocolVersion", chosen},
                                {"capabilities", json::object{{"tools", json::object{{"listChanged", true}}},
@@ -203,7 +253,7 @@ void Server::request(const json::value& id, const std::string& method, const jso
     }
     if (method == "ping" || method == "logging/setLevel") return reply(out, id, json::object{});
     if (method == "tools/list") {
-        auto all = tool_list();
+        auto all = tool_list(out->modern() != nullptr);
         // Two pages, so clients must follow nextCursor.
         std::size_t half = all.size() / 2;
         bool second = params.contains("cursor");
@@ -236,7 +286,7 @@ void Server::request(const json::value& id, const std::string& method, const jso
         if (uri == "test://static/hello") text = "hello world";
         else if (uri == "test://static/data") text = R"({"answer":42})";
         else if (uri.rfind("test://dynamic/", 0) == 0) text = "dynamic " + uri.substr(15);
-        else return error(out, id, -32002, "Resource not found: " + uri);
+        else return error(out, id, out->modern() ? -32602 : -32002, "Resource not found: " + uri);
         return reply(out, id, json::object{{"contents", json::array{json::object{{"uri", uri}, {"text", text}}}}});
     }
     if (method == "prompts/list")
@@ -292,6 +342,7 @@ void Server::call_tool(const json::value& id, const std::string& name, const jso
         if (l == name) return reply(out, id, text_result(name + " ok"));
         if (l[0] == '-' && l.substr(1) == name) return error(out, id, -32602, "unknown tool " + name);
     }
+    if (out->modern() && modern_tool(id, name, args, params, out)) return;
     if (name == "echo") return reply(out, id, text_result(str_arg(args, "text")));
     // Not listed (lists other tests compare stay as they were): answers the params._meta it got.
     if (name == "meta") {
@@ -316,24 +367,30 @@ void Server::call_tool(const json::value& id, const std::string& name, const jso
     }
     if (name == "toggle") {
         extra_ = !extra_;
-        notify(broadcast_ ? broadcast_ : out, "notifications/tools/list_changed", json::object{});
+        notify_listens([](const json::object& f) { return wants(f, "toolsListChanged"); },
+                       "notifications/tools/list_changed", json::object{});
+        // The legacy notification, unless the request is modern and no legacy client initialized.
+        if (!out->modern() || !version_.empty())
+            notify(broadcast_ ? broadcast_ : out, "notifications/tools/list_changed", json::object{});
         return reply(out, id, text_result(extra_ ? "extra on" : "extra off"));
     }
     if (name == "log") {
-        notify(out, "notifications/message",
-               json::object{{"level", "info"}, {"logger", "test-upstream"}, {"data", str_arg(args, "message")}});
+        if (!out->modern() || log_wanted(out->modern()->meta, "info"))
+            notify(out, "notifications/message",
+                   json::object{{"level", "info"}, {"logger", "test-upstream"}, {"data", str_arg(args, "message")}});
         return reply(out, id, text_result("logged"));
     }
     if (name == "stats") {
         json::array c;
         for (auto& s : cancelled_) c.push_back(json::value(s));
-        return reply(out, id,
-                     text_result(json::serialize(json::object{
-                         {"initialized", initialized_},
-                         {"protocol_version", version_},
-                         {"cancelled", c},
-                         {"notifications", notifications_},
-                         {"roots", roots_}})));
+        json::object stats{{"initialized", initialized_},
+                           {"protocol_version", version_},
+                           {"cancelled", c},
+                           {"notifications", notifications_},
+                           {"roots", roots_}};
+        if (opts_.modern || opts_.dual_era)
+            for (auto& [k, v] : modern_stats()) stats[k] = v;
+        return reply(out, id, text_result(json::serialize(stats)));
     }
     if (name == "grandchild") {
         pid_t pid = -1;
@@ -369,9 +426,8 @@ void Server::call_tool(const json::value& id, const std::string& name, const jso
         waiting_[key] = [this, id, out](const json::object& response) {
             reply(out, id, text_result(json::serialize(response.contains("result") ? response.at("result") : response.at("error"))));
         };
-        out->send(R"({"jsonrpc":"2.0","id":)" + key +
-                      R"(,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":)" +
-                      json::serialize(json::string(str_arg(args, "prompt"))) + R"(}}],"maxTokens":50}})",
+        out->send(R"({"jsonrpc":"2.0","id":)" + key + R"(,"method":"sampling/createMessage","params":)" +
+                      json::serialize(sampling_params(str_arg(args, "prompt"))) + "}",
                   false);
         return;
     }

@@ -821,7 +821,26 @@ bool Connection::stateless_result(std::int64_t id, std::string_view result, std:
     return false;
 }
 
-void Connection::ask_input(std::int64_t id, stateless::InputRequired in) {
+std::int64_t Connection::renumber(std::int64_t id) {
+    // The retry is a new request (the answered one's transport exchange is over, and may still
+    // report that it ended); its progress token, our own, follows the id.
+    auto node = pending_.extract(id);
+    if (node.empty()) return id;
+    std::int64_t fresh = next_id_++;
+    auto& p = node.mapped();
+    forget_deadline(p, id);
+    deadlines_.emplace(p.deadline, fresh);
+    if (!p.orig_token.empty())
+        if (auto meta = raw_json::member(p.params, "_meta"))
+            if (auto tok = raw_json::member(*meta, "progressToken")) p.params = raw_json::splice(p.params, *tok, std::to_string(fresh));
+    node.key() = fresh;
+    pending_.insert(std::move(node));
+    return fresh;
+}
+
+void Connection::ask_input(std::int64_t answered, stateless::InputRequired in) {
+    // The answered request is over; what follows belongs to its retry.
+    std::int64_t id = renumber(answered);
     auto& p = pending_.at(id);
     constexpr int kMaxRounds = 16;
     if (++p.input_rounds > kMaxRounds || (in.requests.empty() && !in.state)) {

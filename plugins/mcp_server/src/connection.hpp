@@ -116,6 +116,7 @@ private:
     bool answer_locally(std::int64_t id);
     bool stateless_result(std::int64_t id, std::string_view result, std::string_view error);
     void ask_input(std::int64_t id, stateless::InputRequired in);
+    std::int64_t renumber(std::int64_t id);  // the pending call under a fresh request id
     void open_listen();
     void listen_lost();
     std::string stateless_message(std::int64_t id, std::string_view method, std::string_view params,
