@@ -1,7 +1,7 @@
 // peek() over the top level of a JSON-RPC message, and the messages the shim writes itself.
 #include "shim/message.hpp"
 
-#include <coffer/base64.hpp>
+#include <coffer/mcp_stateless.hpp>
 #include <coffer/raw_json.hpp>
 
 #include <boost/json/object.hpp>
@@ -92,15 +92,6 @@ std::string error_response(std::string_view id_raw, int code, std::string_view m
     return out;
 }
 
-std::string header_safe_value(std::string_view v) {
-    bool plain = !v.empty() && v.front() != ' ' && v.front() != '\t' && v.back() != ' ' &&
-                 v.back() != '\t';
-    for (unsigned char c : v)
-        if ((c < 0x20 && c != '\t') || c > 0x7E) plain = false;
-    if (plain && v.size() >= 11 && v.substr(0, 9) == "=?base64?" && v.substr(v.size() - 2) == "?=")
-        plain = false;
-    if (plain) return std::string(v);
-    return "=?base64?" + coffer::base64_encode(v) + "?=";
-}
+std::string header_safe_value(std::string_view v) { return mcp_stateless::encode_header_value(v); }
 
 }  // namespace coffer::shim

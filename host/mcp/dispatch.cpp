@@ -10,6 +10,8 @@
 #include "core/log.hpp"
 #include "curation/invocations.hpp"
 
+#include <coffer/mcp_stateless.hpp>
+
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -205,8 +207,44 @@ void Session::route_named(const std::shared_ptr<Exchange>& ex, const std::string
                         "' is available");
     }
     if (refuse_disabled(ex, *p, method, split->name, name)) return;
+    if (method == "tools/call" && is_modern(ex->version) && !param_headers_match(ex, *p, name, params)) return;
     params["name"] = split->name;
     route(ex, *p, method, std::move(params));
+}
+
+// A 2026-07-28 client mirrors a tool's x-mcp-header arguments into Mcp-Param-* headers (SDK
+// coffer/mcp_stateless.hpp); the gateway reads the body, so it checks them — for a tool this
+// session has listed (whose schema it knows). A header that disagrees with the body is refused;
+// an absent one is tolerated (the shim and clients that cached the list before do not mirror),
+// as the body is what is routed. The mcp_server plugin mirrors them anew for its upstream.
+bool Session::param_headers_match(const std::shared_ptr<Exchange>& ex, const resource::Provider& p,
+                                  const std::string& exposed, const json::object& params) {
+    auto link = links_.find(p.uid);
+    const std::string* tool = link == links_.end() ? nullptr : link->second->listed("tools/list", exposed);
+    if (!tool) return true;
+    boost::system::error_code ec;
+    auto item = json::parse(*tool, ec);
+    const auto* schema = !ec && item.is_object() ? item.as_object().if_contains("inputSchema") : nullptr;
+    if (!schema) return true;
+    auto scan = mcp_stateless::scan_headers(*schema);
+    const json::value none = json::object{};
+    const auto* args = params.if_contains("arguments");
+    auto expected = mcp_stateless::param_headers(scan.params, args ? *args : none);
+    std::string problem;
+    for (const auto& h : scan.params) {
+        std::string header = "Mcp-Param-" + h.name;
+        auto want = std::find_if(expected.begin(), expected.end(), [&](const auto& e) { return e.first == header; });
+        auto got = ex->param_headers.find(mcp_stateless::detail::lower(header));
+        if (got == ex->param_headers.end()) continue;
+        if (want == expected.end()) problem = "the " + header + " header is given but its argument is absent";
+        else if (mcp_stateless::decode_header_value(got->second) != mcp_stateless::decode_header_value(want->second))
+            problem = header + " header value does not match the argument";
+        if (!problem.empty()) break;
+    }
+    if (problem.empty()) return true;
+    end_invocation(ex, curation::outcome::error, rpc::code::header_mismatch);
+    fail(ex, rpc::code::header_mismatch, "Header mismatch: " + problem, nullptr, 400);
+    return false;
 }
 
 void Session::route_uri(const std::shared_ptr<Exchange>& ex, const std::string& method, json::object params) {

@@ -60,6 +60,7 @@ struct Exchange {
     std::string progress_key; // id_key of params._meta.progressToken
     int log_level = -1;       // 2026-07-28: io.modelcontextprotocol/logLevel rank; -1 = no log lines
     boost::json::object capabilities;  // 2026-07-28: the request's client capabilities
+    std::map<std::string, std::string> param_headers;  // 2026-07-28: its Mcp-Param-* headers
     bool done = false;
     bool cancelled = false;
     std::shared_ptr<InputWait> input;  // 2026-07-28: parked for a retry

@@ -136,7 +136,9 @@ void Gateway::post_modern(http::Request& req, rpc::Message& m, http::Respond res
         s = std::move(admitted.session);
         stateless_[key] = s->id();
     }
-    RequestContext ctx{meta.version, meta.log_level, std::move(meta.capabilities), req.peer};
+    RequestContext ctx{meta.version, meta.log_level, std::move(meta.capabilities), req.peer, {}};
+    for (auto& [name, value] : req.headers)
+        if (name.rfind("mcp-param-", 0) == 0) ctx.param_headers.emplace(name, value);
     s->handle(std::move(m), std::make_shared<HttpReply>(std::move(respond), can_stream, HttpReply::Headers{}), ctx);
 }
 

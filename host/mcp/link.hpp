@@ -79,6 +79,14 @@ public:
         std::chrono::steady_clock::time_point at;
     };
     std::map<std::string, CachedList>& lists() { return lists_; }
+    // The raw item named `exposed` in the cached list of `method`, if this session listed it.
+    const std::string* listed(const std::string& method, std::string_view exposed) const {
+        auto it = lists_.find(method);
+        if (it == lists_.end()) return nullptr;
+        for (auto& [key, raw_item] : it->second.items)
+            if (key == exposed) return &raw_item;
+        return nullptr;
+    }
 
 private:
     class Handle;

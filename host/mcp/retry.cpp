@@ -58,11 +58,7 @@ bool Session::retry_after_exit(const std::shared_ptr<Exchange>& ex, const std::s
     if (!name) return false;
     // The tool as this session last listed it: no listing, no annotations, no retry (fail closed).
     auto exposed = names::join(link->server(), *name);
-    auto listed = link->lists().find("tools/list");
-    if (listed == link->lists().end()) return false;
-    const std::string* tool = nullptr;
-    for (auto& [key, raw_item] : listed->second.items)
-        if (key == exposed) tool = &raw_item;
+    const std::string* tool = link->listed("tools/list", exposed);
     if (!tool || !retry::safe_to_repeat(*tool)) return false;
 
     ex->retried = true;

@@ -90,6 +90,7 @@ std::shared_ptr<Exchange> Session::track(rpc::Message& m, std::shared_ptr<ReplyC
     ex->reply = std::move(reply);
     ex->log_level = ctx.log_level;
     ex->capabilities = transport_ == Transport::stateless ? ctx.capabilities : who_.capabilities;
+    ex->param_headers = ctx.param_headers;
     if (exchanges_.count(ex->key)) {
         ex->reply->answer(rpc::error(m.id, rpc::code::invalid_request,
                                      "Invalid Request: a request with this id is already in progress"),

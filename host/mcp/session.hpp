@@ -52,6 +52,7 @@ struct RequestContext {
     int log_level = -1;                 // 2026-07-28: from _meta; -1 = none
     boost::json::object capabilities;   // 2026-07-28: from _meta
     std::shared_ptr<http::Peer> peer;   // the HTTP client, when there is one per request
+    std::map<std::string, std::string> param_headers;  // 2026-07-28: Mcp-Param-* (lower-case names)
 };
 
 class CallMetrics;
@@ -160,6 +161,9 @@ private:
                      const char* what);
     void route_uri(const std::shared_ptr<Exchange>& ex, const std::string& method, boost::json::object params);
     void route_completion(const std::shared_ptr<Exchange>& ex, boost::json::object params);
+    // 2026-07-28: the Mcp-Param-* headers of a tools/call agree with its arguments (false: refused).
+    bool param_headers_match(const std::shared_ptr<Exchange>& ex, const resource::Provider& p,
+                             const std::string& exposed, const boost::json::object& params);
     void listen(const std::shared_ptr<Exchange>& ex, const boost::json::object& params);
     void complete(const std::shared_ptr<Exchange>& ex, const std::string& result, const std::string& error);
     void send(const std::shared_ptr<Exchange>& ex, Link& link, const std::string& method, const std::string& params);

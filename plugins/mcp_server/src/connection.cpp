@@ -790,7 +790,8 @@ bool Connection::stateless_result(std::int64_t id, std::string_view result, std:
                 return true;
             }
         }
-        if (p.method == "tools/list" && cfg_->transport == TransportKind::http) {
+        // Left out whatever the transport: the gateway offers these tools over HTTP downstream.
+        if (p.method == "tools/list") {
             auto learned = std::make_shared<stateless::ToolHeaders>(*up_->tool_headers());
             std::vector<std::pair<std::string, std::string>> rejected;
             auto kept = stateless::filter_tools(result, *learned, rejected);

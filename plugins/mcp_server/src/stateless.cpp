@@ -6,8 +6,6 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
-#include <cctype>
-#include <set>
 
 namespace coffer::mcp_server::stateless {
 
@@ -25,79 +23,6 @@ std::optional<json::value> parse(std::string_view text) {
 json::object object_or_empty(std::string_view text) {
     auto v = parse(text);
     return v && v->is_object() ? v->as_object() : json::object{};
-}
-
-bool http_token(std::string_view s) {
-    if (s.empty()) return false;
-    for (unsigned char c : s) {
-        if (std::isalnum(c)) continue;
-        if (std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) == std::string_view::npos) return false;
-    }
-    return true;
-}
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-// Walks a schema; `chain` is set while the node was reached from the root through `properties`
-// keys only (`path` names them). An annotation anywhere else makes the tool invalid.
-void walk(const json::value& node, bool chain, std::vector<std::string>& path, HeaderScan& out,
-          std::set<std::string>& seen, int depth) {
-    if (!out.invalid.empty() || depth > 64) return;
-    if (const auto* arr = node.if_array()) {
-        for (const auto& item : *arr) walk(item, false, path, out, seen, depth + 1);
-        return;
-    }
-    const auto* obj = node.if_object();
-    if (!obj) return;
-    if (const auto* h = obj->if_contains("x-mcp-header")) {
-        if (!chain || path.empty()) {
-            out.invalid = "x-mcp-header is only allowed on a property reached through \"properties\" alone";
-            return;
-        }
-        if (!h->is_string() || !http_token(h->as_string())) {
-            out.invalid = "x-mcp-header of '" + path.back() + "' is not an HTTP header name";
-            return;
-        }
-        std::string name(h->as_string());
-        if (!seen.insert(lower(name)).second) {
-            out.invalid = "x-mcp-header '" + name + "' is used twice";
-            return;
-        }
-        const auto* type = obj->if_contains("type");
-        std::string_view t = type && type->is_string() ? std::string_view(type->as_string()) : std::string_view();
-        if (t != "string" && t != "integer" && t != "boolean") {
-            out.invalid = "x-mcp-header '" + name + "' is on a property of type " + (t.empty() ? "(none)" : std::string(t)) +
-                          "; only string, integer and boolean are allowed";
-            return;
-        }
-        out.params.push_back({path, std::move(name)});
-    }
-    for (const auto& [key, value] : *obj) {
-        if (key == "properties" && value.is_object()) {
-            for (const auto& [prop, schema] : value.as_object()) {
-                path.emplace_back(prop);
-                walk(schema, chain, path, out, seen, depth + 1);
-                path.pop_back();
-            }
-            continue;
-        }
-        if (key == "x-mcp-header") continue;
-        walk(value, false, path, out, seen, depth + 1);
-    }
-}
-
-// The header text of an argument value, or nullopt when it is absent or not a primitive.
-std::optional<std::string> header_text(const json::value& v) {
-    constexpr std::int64_t kSafe = (std::int64_t{1} << 53) - 1;
-    if (v.is_string()) return mcp_stateless::encode_header_value(v.as_string());
-    if (v.is_bool()) return std::string(v.as_bool() ? "true" : "false");
-    if (v.is_int64() && v.as_int64() >= -kSafe && v.as_int64() <= kSafe) return std::to_string(v.as_int64());
-    if (v.is_uint64() && v.as_uint64() <= static_cast<std::uint64_t>(kSafe)) return std::to_string(v.as_uint64());
-    return std::nullopt;
 }
 
 }  // namespace
@@ -150,14 +75,8 @@ std::string with_meta(std::string_view params, std::string_view client_capabilit
 }
 
 HeaderScan scan_headers(std::string_view input_schema) {
-    HeaderScan out;
     auto v = parse(input_schema);
-    if (!v) return out;
-    std::vector<std::string> path;
-    std::set<std::string> seen;
-    walk(*v, true, path, out, seen, 0);
-    if (!out.invalid.empty()) out.params.clear();
-    return out;
+    return v ? mcp_stateless::scan_headers(*v) : HeaderScan{};
 }
 
 std::string filter_tools(std::string_view result, ToolHeaders& learned,
@@ -175,7 +94,7 @@ std::string filter_tools(std::string_view result, ToolHeaders& learned,
             kept.push_back(t);
             continue;
         }
-        auto scan = scan_headers(json::serialize(*schema));
+        auto scan = mcp_stateless::scan_headers(*schema);
         std::string n(name->as_string());
         if (!scan.invalid.empty()) {
             rejected.emplace_back(n, scan.invalid);
@@ -207,15 +126,7 @@ std::vector<std::pair<std::string, std::string>> request_headers(std::string_vie
     auto it = tools.find(std::string(name->as_string()));
     const auto* args = p.if_contains("arguments");
     if (it == tools.end() || !args || !args->is_object()) return out;
-    for (const auto& h : it->second) {
-        const json::value* at = args;
-        for (const auto& key : h.path) {
-            const auto* o = at ? at->if_object() : nullptr;
-            at = o ? o->if_contains(key) : nullptr;
-        }
-        if (!at) continue;
-        if (auto text = header_text(*at)) out.emplace_back("Mcp-Param-" + h.name, std::move(*text));
-    }
+    for (auto& h : mcp_stateless::param_headers(it->second, *args)) out.push_back(std::move(h));
     return out;
 }
 

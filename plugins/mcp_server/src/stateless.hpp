@@ -5,6 +5,8 @@
 // results. Pure functions over JSON texts; the Connection decides when to use them.
 #pragma once
 
+#include <coffer/mcp_stateless.hpp>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -32,22 +34,11 @@ std::optional<std::vector<std::string>> unsupported_version(std::string_view err
 // capabilities and identity, and the log level when one was set ("" for none).
 std::string with_meta(std::string_view params, std::string_view client_capabilities, std::string_view log_level);
 
-// One `x-mcp-header` annotation: the argument at `path` (a chain of `properties` keys) goes out
-// as header `Mcp-Param-<name>`.
-struct HeaderParam {
-    std::vector<std::string> path;
-    std::string name;
-};
-using ToolHeaders = std::map<std::string, std::vector<HeaderParam>>;  // tool name → annotations
-
-// The annotations of one tool's inputSchema (raw JSON), or the reason the tool is invalid: a
-// name that is not an HTTP token, a duplicate, a property not of type string/integer/boolean,
-// an annotation not reachable through `properties` alone.
-struct HeaderScan {
-    std::vector<HeaderParam> params;
-    std::string invalid;  // "" when the tool is valid
-};
-HeaderScan scan_headers(std::string_view input_schema);
+// `x-mcp-header` annotations (coffer/mcp_stateless.hpp) of the server's tools, by tool name.
+using mcp_stateless::HeaderParam;
+using mcp_stateless::HeaderScan;
+using ToolHeaders = std::map<std::string, std::vector<HeaderParam>>;
+HeaderScan scan_headers(std::string_view input_schema);  // of a raw inputSchema
 
 // A tools/list result with invalid tools removed; their names and reasons go to `rejected`,
 // the annotations of the others to `learned`.

@@ -65,13 +65,14 @@ struct Modern {
     Daemon& d;
     int id = 0;
     HttpResult send(const std::string& method, json::object params, const std::string& name = "",
-                    json::object caps = {}) {
+                    json::object caps = {}, std::map<std::string, std::string> extra = {}) {
         params["_meta"] = meta(std::move(caps));
         std::map<std::string, std::string> h{{"X-Coffer-Token", d.token()},
                                              {"MCP-Protocol-Version", kModern},
                                              {"Mcp-Method", method},
                                              {"Accept", "application/json, text/event-stream"}};
         if (!name.empty()) h["Mcp-Name"] = name;
+        for (auto& [k, v] : extra) h[k] = v;
         auto body = json::serialize(json::object{{"jsonrpc", "2.0"}, {"id", ++id}, {"method", method}, {"params", params}});
         return http_request(d.port(), "POST", "/mcp", body, h);
     }
@@ -111,9 +112,23 @@ BOOST_FIXTURE_TEST_CASE(clients_of_every_revision_reach_a_2026_07_28_upstream_ov
             BOOST_TEST(res.json.at("result").at("contents").at(0).at("text").as_string() == "hello world");
         }
     }
-    // A 2026-07-28 client, end to end stateless.
+    // A 2026-07-28 client, end to end stateless. Once its session has listed the tools, the
+    // gateway checks the Mcp-Param-* headers the client mirrors against the arguments.
     Modern m{d};
-    auto r = m.send("tools/call", {{"name", "m__regional"}, {"arguments", {{"region", "eu-west"}}}}, "m__regional");
+    BOOST_TEST(m.send("tools/list", {}).status == 200);
+    auto call = [&](std::map<std::string, std::string> extra) {
+        return m.send("tools/call", {{"name", "m__regional"}, {"arguments", {{"region", "eu-west"}}}}, "m__regional", {},
+                      std::move(extra));
+    };
+    auto mismatch = call({{"Mcp-Param-Region", "us-east"}});
+    BOOST_TEST(mismatch.status == 400);
+    BOOST_TEST(json::parse(mismatch.body).at("error").at("code").as_int64() == -32020);
+    BOOST_TEST(call({}).status == 200);  // not mirrored at all (a shim's client): the body is what counts
+    auto stray = m.send("tools/call", {{"name", "m__regional"}, {"arguments", json::object{}}}, "m__regional", {},
+                        {{"Mcp-Param-Region", "eu-west"}});
+    BOOST_TEST(stray.status == 400);  // a header for an argument that is absent disagrees too
+    BOOST_TEST(call({{"Mcp-Param-Region", "=?base64?ZXUtd2VzdA==?="}}).status == 200);  // encoded is fine
+    auto r = call({{"Mcp-Param-Region", "eu-west"}});
     BOOST_TEST(r.status == 200);
     auto result = json::parse(r.body).at("result");
     BOOST_TEST(result.at("resultType").as_string() == "complete");
