@@ -6,6 +6,7 @@
 #include "mcp/names.hpp"
 #include "mcp/raw_json.hpp"
 #include "mcp/session.hpp"
+#include "mcp/tasks.hpp"
 
 #include "core/log.hpp"
 #include "curation/invocations.hpp"
@@ -28,6 +29,10 @@ json::object server_capabilities(Version v) {
                       {"prompts", json::object{{"listChanged", true}}},
                       {"logging", json::object{}}};
     if (has_completions(v)) caps["completions"] = json::object{};
+    if (v == Version::v2025_11_25)  // tasks of upstreams that run them (mcp/tasks.hpp)
+        caps["tasks"] = json::object{{"list", json::object{}},
+                                     {"cancel", json::object{}},
+                                     {"requests", json::object{{"tools", json::object{{"call", json::object{}}}}}}};
     return caps;
 }
 
@@ -111,6 +116,9 @@ void Session::on_request(const std::shared_ptr<Exchange>& ex, rpc::Message& m, c
     if (method == "prompts/get") return route_named(ex, method, std::move(params), "prompt");
     if (method == "resources/read") return route_uri(ex, method, std::move(params));
     if (method == "completion/complete") return route_completion(ex, std::move(params));
+    if (ex->version == Version::v2025_11_25 &&
+        (method == "tasks/get" || method == "tasks/result" || method == "tasks/cancel" || method == "tasks/list"))
+        return route_task(ex, method, params);
     if (method == "server/discover") {
         json::object r{{"supportedVersions", json::array()},
                        {"capabilities", server_capabilities(kLatest)},
@@ -208,6 +216,20 @@ void Session::route_named(const std::shared_ptr<Exchange>& ex, const std::string
     }
     if (refuse_disabled(ex, *p, method, split->name, name)) return;
     if (method == "tools/call" && is_modern(ex->version) && !param_headers_match(ex, *p, name, params)) return;
+    if (method == "tools/call") {
+        // Tasks: relayed for a client that negotiated them; a tool that requires them is run as a
+        // task for a client that did not ask (mcp/tasks.hpp); otherwise the call is plain.
+        bool asked = params.contains("task");
+        if (asked && ex->version != Version::v2025_11_25) params.erase("task");
+        else if (asked) ex->task = Exchange::TaskUse::augmented;
+        else if (auto link = links_.find(p->uid); link != links_.end())
+            if (auto* tool = link->second->listed("tools/list", name))
+                if (auto exec = raw::member(*tool, "execution"))
+                    if (auto support = raw::member(*exec, "taskSupport"); support && *support == R"("required")") {
+                        params["task"] = json::object{};
+                        ex->task = Exchange::TaskUse::emulated;
+                    }
+    }
     params["name"] = split->name;
     route(ex, *p, method, std::move(params));
 }
@@ -319,6 +341,7 @@ void Session::send(const std::shared_ptr<Exchange>& ex, Link& link, const std::s
 void Session::complete(const std::shared_ptr<Exchange>& ex, const std::string& result, const std::string& error) {
     ex->call = nullptr;
     if (!error.empty() && retry_after_exit(ex, error)) return;
+    if (error.empty() && task_created(ex, result)) return;
     end_invocation(ex, result, error);
     if (auto in = ex->input) {  // 2026-07-28: answered input_required already; a retry may be waiting
         if (auto retry = in->waiting) {
@@ -346,6 +369,9 @@ void Session::complete(const std::shared_ptr<Exchange>& ex, const std::string& r
     if (!raw::is_object(result))
         return fail(ex, rpc::code::internal_error, "Server '" + server + "' answered with a malformed result",
                     json::object{{"server", server}});
+    if (ex->task != Exchange::TaskUse::none && ex->task != Exchange::TaskUse::emulated)
+        return answer(ex, rpc::result(ex->id, bridge::result(ex->version, ex->method,
+                                                             tasks::expose_ids(server, ex->method, result))));
     answer(ex, rpc::result(ex->id, bridge::result(ex->version, ex->method, result)));
 }
 

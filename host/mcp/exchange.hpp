@@ -61,6 +61,10 @@ struct Exchange {
     int log_level = -1;       // 2026-07-28: io.modelcontextprotocol/logLevel rank; -1 = no log lines
     boost::json::object capabilities;  // 2026-07-28: the request's client capabilities
     std::map<std::string, std::string> param_headers;  // 2026-07-28: its Mcp-Param-* headers
+    // Tasks (2025-11-25, mcp/tasks.hpp): the client's task-augmented tools/call; one the gateway
+    // augmented for a client without tasks, then its tasks/result; a tasks/* request by id.
+    enum class TaskUse { none, augmented, emulated, emulated_result, by_id };
+    TaskUse task = TaskUse::none;
     bool done = false;
     bool cancelled = false;
     std::shared_ptr<InputWait> input;  // 2026-07-28: parked for a retry

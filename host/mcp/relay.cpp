@@ -163,6 +163,7 @@ void Session::link_notification(Link& link, Call* related, std::string text) {
         method == "notifications/resources/list_changed")
         return list_changed(link, method);
     if (method == "notifications/resources/updated") return resource_updated(link, std::move(msg->params));
+    if (method == "notifications/tasks/status") return task_status(link, std::move(msg->params));
     if (method == "notifications/cancelled") {  // the provider gave up a request it sent the client
         auto* rid = msg->params.if_contains("requestId");
         if (!rid || !(rid->is_uint64() || (rid->is_int64() && rid->as_int64() >= 0))) return;

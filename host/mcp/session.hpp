@@ -161,6 +161,12 @@ private:
                      const char* what);
     void route_uri(const std::shared_ptr<Exchange>& ex, const std::string& method, boost::json::object params);
     void route_completion(const std::shared_ptr<Exchange>& ex, boost::json::object params);
+    // tasks.cpp — tasks/get|result|cancel by the exposed id, tasks/list across upstreams, a created
+    // task waited for on behalf of a client without tasks, status notifications.
+    void route_task(const std::shared_ptr<Exchange>& ex, const std::string& method, const boost::json::object& params);
+    void list_tasks(const std::shared_ptr<Exchange>& ex);
+    bool task_created(const std::shared_ptr<Exchange>& ex, const std::string& result);
+    void task_status(Link& link, boost::json::object params);
     // 2026-07-28: the Mcp-Param-* headers of a tools/call agree with its arguments (false: refused).
     bool param_headers_match(const std::shared_ptr<Exchange>& ex, const resource::Provider& p,
                              const std::string& exposed, const boost::json::object& params);
