@@ -203,6 +203,7 @@ void Connection::start() {
                 if (queued) return;
             }
             resolved.config = with_bearer(resolved.config, stored->tokens.access_token);
+            stored_token_ = stored->tokens.access_token;
         }
     }
     auto now = Health::Clock::now();
@@ -674,7 +675,72 @@ void Connection::on_send_failed(std::int64_t id, std::string error) {
         fail_start(Failure{err::kUnavailable, who() + ": " + error, std::string(reason::start_failed), {}}, false, true);
         return;
     }
+    if (unauthorized_ && state_ == State::ready) {
+        unauthorized_ = false;
+        if (resend_after_refresh(id)) return;
+    }
     finish(id, {}, Failure{err::kUnavailable, who() + ": " + error, std::string(reason::http_error), {}}.text());
+}
+
+bool Connection::resend_after_refresh(std::int64_t id) {
+    auto it = pending_.find(id);
+    if (it == pending_.end() || it->second.auth_retry || cfg_->transport != TransportKind::http ||
+        has_header(*cfg_, "authorization"))  // a configured Authorization header is the user's, not ours
+        return false;
+    auto stored = stored_oauth();
+    if (!stored || stored->tokens.refresh_token.empty()) return false;
+    it->second.auth_retry = true;
+    it->second.sent = false;
+    auth_waiting_.push_back(id);
+    if (refreshing_) return true;
+    // Refreshed moments ago by another connection: use that token.
+    if (auto recent = up_->recent_oauth(); recent && recent->grant.server_url == cfg_->url &&
+                                           recent->tokens.access_token != stored_token_) {
+        refreshed(recent, {});
+        return true;
+    }
+    refreshing_ = true;
+    auto& rt = up_->runtime();
+    bool queued = rt.blocking([weak = weak_from_this(), &rt, up = up_, cfg = cfg_, s = *stored]() mutable {
+        std::optional<StoredOAuth> fresh;
+        std::string error;
+        try {
+            fresh = refresh_oauth(rt.host(), *cfg, std::move(s));
+            up->remember_oauth(*fresh);
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+        rt.post([weak, fresh, error] {
+            if (auto self = weak.lock()) self->refreshed(fresh, error);
+        });
+    });
+    if (!queued) {
+        refreshing_ = false;
+        auth_waiting_.pop_back();
+        return false;
+    }
+    return true;
+}
+
+void Connection::refreshed(const std::optional<StoredOAuth>& fresh, const std::string& error) {
+    refreshing_ = false;
+    auto ids = std::move(auth_waiting_);
+    auth_waiting_.clear();
+    if (state_ != State::ready || !transport_) return;  // closing failed the calls already
+    if (!fresh) {
+        up_->runtime().host().warn("mcp_server:" + up_->name() + ": OAuth token refresh failed: " + error);
+        for (auto id : ids)
+            finish(id, {},
+                   Failure{err::kUnavailable,
+                           who() + " refused the OAuth token and refreshing it failed (" + error +
+                               "): run `coffer mcp login " + cfg_->name + "`",
+                           std::string(reason::http_error), {}}
+                       .text());
+        return;
+    }
+    stored_token_ = fresh->tokens.access_token;
+    transport_->bearer(fresh->tokens.access_token);
+    for (auto id : ids) send_request(id);
 }
 
 std::optional<StoredOAuth> Connection::stored_oauth() const {

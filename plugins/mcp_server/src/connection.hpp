@@ -99,6 +99,7 @@ private:
         std::size_t input_waiting = 0;
         int input_rounds = 0;
         bool header_retry = false;  // a HeaderMismatch made us list tools and send it once more
+        bool auth_retry = false;    // refused with 401 mid-session: sent once more after a refresh
     };
 
     void start();
@@ -163,6 +164,14 @@ private:
     // This server's OAuth state: a token refreshed moments ago (still on its way to the host's
     // store), else the stored credential; nullopt when it has none for its current URL.
     std::optional<StoredOAuth> stored_oauth() const;
+    // A call refused with 401 on a ready connection (its token expired or was revoked since the
+    // connection started): the token is refreshed once (one refresh for every call refused
+    // meanwhile) and the call sent again. False when there is nothing to try.
+    bool resend_after_refresh(std::int64_t id);
+    void refreshed(const std::optional<StoredOAuth>& fresh, const std::string& error);
+    std::vector<std::int64_t> auth_waiting_;
+    std::string stored_token_;  // the access token this connection's requests carry
+    bool refreshing_ = false;
     std::shared_ptr<boost::asio::steady_timer> hold_timer_;
 
     std::int64_t next_id_ = 1;

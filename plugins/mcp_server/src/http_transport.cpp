@@ -1,4 +1,5 @@
 #include "http_transport.hpp"
+#include "credentials.hpp"
 
 #include <coffer/sse.hpp>
 
@@ -148,6 +149,8 @@ public:
         asio::co_spawn(rt_.io(), post(shared_from_this(), std::move(message), request_id, std::move(options)),
                        asio::detached);
     }
+
+    void bearer(const std::string& access_token) override { cfg_ = with_bearer(cfg_, access_token); }
 
     void stateless(const std::string& protocol_version) override {
         proto_ = protocol_version;

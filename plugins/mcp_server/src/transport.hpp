@@ -60,6 +60,8 @@ public:
     // The upstream speaks the stateless revision `protocol_version` (2026-07-28): HTTP sends the
     // MCP-Protocol-Version header on every request, keeps no session and opens no GET stream.
     virtual void stateless(const std::string& protocol_version) { (void)protocol_version; }
+    // HTTP: requests from now on carry this OAuth access token (a refreshed one).
+    virtual void bearer(const std::string& access_token) { (void)access_token; }
     // Releases everything (kills the child's process group / DELETEs the HTTP session).
     virtual void close() = 0;
     // The child's pid (stdio), or 0.

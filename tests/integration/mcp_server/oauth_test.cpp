@@ -147,6 +147,26 @@ BOOST_FIXTURE_TEST_CASE(a_token_refused_before_its_expiry_is_refreshed_at_the_ne
     BOOST_TEST(count_lines(g, "token refresh_token") == 1, g);
 }
 
+BOOST_FIXTURE_TEST_CASE(a_token_refused_mid_session_is_refreshed_and_the_call_sent_again, Fixture) {
+    mcps_test::HttpUpstream up(false, {"--oauth", "--oauth-ttl", "2", "--oauth-claimed-ttl", "3600", "--oauth-log",
+                                       grants.string()});
+    BOOST_REQUIRE(d.cli({"mcp", "add", "secure", "--http", up.url()}).exit_code == 0);
+    BOOST_REQUIRE_EQUAL(login("secure"), 0);
+    McpClient c(d);
+    c.initialize("2025-11-25");
+    auto first = c.call_tool("secure__echo", {{"text", "before"}});
+    BOOST_REQUIRE_MESSAGE(first.as_object().contains("result"), json::serialize(first));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    // The open connection's token is refused now: refreshed once, the call sent again.
+    auto second = c.call_tool("secure__echo", {{"text", "after"}});
+    BOOST_TEST(second.as_object().contains("result"), json::serialize(second));
+    BOOST_TEST(json::serialize(second).find("after") != std::string::npos);
+    auto third = c.call_tool("secure__echo", {{"text", "again"}});
+    BOOST_TEST(third.as_object().contains("result"), json::serialize(third));
+    auto g = read_file(grants);
+    BOOST_TEST(count_lines(g, "token refresh_token") == 1, g);
+}
+
 BOOST_FIXTURE_TEST_CASE(a_forged_redirect_is_refused_and_stores_nothing, Fixture) {
     mcps_test::HttpUpstream up(false, {"--oauth", "--oauth-log", grants.string()});
     BOOST_REQUIRE(d.cli({"mcp", "add", "secure", "--http", up.url()}).exit_code == 0);
