@@ -160,6 +160,16 @@ BOOST_FIXTURE_TEST_CASE(a_stdio_upstream_on_2026_07_28, Fixture) {
     BOOST_TEST(s.at("last_client_info").at("name").as_string() == "coffer");
     // No x-mcp-header on stdio, but the tool is still usable.
     BOOST_TEST(text_of(c.call_tool("s__regional", {{"region", "ap"}})).find("region=ap") != std::string::npos);
+
+    // A dual-era server (initialize works too) is spoken to on 2026-07-28; a legacy one is
+    // initialized after the probe fails.
+    add_stdio_server(d, "dual", COFFER_TEST_UPSTREAM, {"--dual-era"});
+    add_stdio_server(d, "old", COFFER_TEST_UPSTREAM);
+    BOOST_TEST(text_of(c.call_tool("dual__echo", {{"text", "d"}})) == "d");
+    BOOST_TEST(text_of(c.call_tool("old__echo", {{"text", "o"}})) == "o");
+    BOOST_TEST(status("dual").at("protocol_version").as_string() == kModern);
+    BOOST_TEST(status("old").at("protocol_version").as_string() == "2025-11-25");
+    BOOST_TEST(stats(c, "dual").at("legacy_initializes").as_int64() == 0);
 }
 
 BOOST_FIXTURE_TEST_CASE(input_required_becomes_the_clients_sampling_request_and_back, Fixture) {
