@@ -342,6 +342,7 @@ void Session::complete(const std::shared_ptr<Exchange>& ex, const std::string& r
     ex->call = nullptr;
     if (!error.empty() && retry_after_exit(ex, error)) return;
     if (error.empty() && task_created(ex, result)) return;
+    if (!error.empty()) cancel_upstream_task(ex);  // tasks/result timed out or failed: stop the task
     end_invocation(ex, result, error);
     if (auto in = ex->input) {  // 2026-07-28: answered input_required already; a retry may be waiting
         if (auto retry = in->waiting) {
@@ -369,6 +370,7 @@ void Session::complete(const std::shared_ptr<Exchange>& ex, const std::string& r
     if (!raw::is_object(result))
         return fail(ex, rpc::code::internal_error, "Server '" + server + "' answered with a malformed result",
                     json::object{{"server", server}});
+    if (ex->task == Exchange::TaskUse::augmented) remember_task(server, result);
     if (ex->task != Exchange::TaskUse::none && ex->task != Exchange::TaskUse::emulated)
         return answer(ex, rpc::result(ex->id, bridge::result(ex->version, ex->method,
                                                              tasks::expose_ids(server, ex->method, result))));

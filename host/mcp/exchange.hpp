@@ -65,6 +65,7 @@ struct Exchange {
     // augmented for a client without tasks, then its tasks/result; a tasks/* request by id.
     enum class TaskUse { none, augmented, emulated, emulated_result, by_id };
     TaskUse task = TaskUse::none;
+    std::string upstream_task;  // emulated: the upstream's id of the task run for this call
     bool done = false;
     bool cancelled = false;
     std::shared_ptr<InputWait> input;  // 2026-07-28: parked for a retry

@@ -104,6 +104,7 @@ void Session::cancel(const std::shared_ptr<Exchange>& ex) {
     ex->cancelled = true;
     end_invocation(ex, curation::outcome::cancelled, std::nullopt);
     if (auto link = ex->link.lock(); link && ex->call) link->cancel(ex->call);
+    cancel_upstream_task(ex);  // a task the gateway ran for this call stops too
     if (auto it = listens_.find(ex->key); it != listens_.end()) {
         auto vis = visible();
         for (auto& uri : it->second.uris) {

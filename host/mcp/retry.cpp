@@ -49,7 +49,7 @@ namespace coffer::mcp {
 
 bool Session::retry_after_exit(const std::shared_ptr<Exchange>& ex, const std::string& error) {
     if (ex->method != "tools/call" || ex->sent_params.empty() || ex->retried || ex->done || ex->cancelled || ex->input ||
-        closed_ || !retry::upstream_exited(error))
+        ex->task != Exchange::TaskUse::none || closed_ || !retry::upstream_exited(error))
         return false;
     auto link = ex->link.lock();
     if (!link) return false;

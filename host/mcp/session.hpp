@@ -167,6 +167,8 @@ private:
     void list_tasks(const std::shared_ptr<Exchange>& ex);
     bool task_created(const std::shared_ptr<Exchange>& ex, const std::string& result);
     void task_status(Link& link, boost::json::object params);
+    void remember_task(const std::string& server, const std::string& result);  // a task created here
+    void cancel_upstream_task(const std::shared_ptr<Exchange>& ex);             // emulated: tasks/cancel
     // 2026-07-28: the Mcp-Param-* headers of a tools/call agree with its arguments (false: refused).
     bool param_headers_match(const std::shared_ptr<Exchange>& ex, const resource::Provider& p,
                              const std::string& exposed, const boost::json::object& params);
@@ -242,6 +244,7 @@ private:
     };
     std::map<std::string, Listen> listens_;                       // 2026-07-28 subscriptions/listen
     std::set<std::string> subscribed_;                            // resources/subscribe URIs (legacy)
+    std::set<std::string> tasks_;                                 // exposed ids of tasks created in this session
     std::shared_ptr<Streams> streams_;       // Streamable HTTP: every resumable stream, by number
     std::shared_ptr<EventStream> stream_;    // the standalone stream
     std::shared_ptr<SearchMemo> search_memo_;                     // coffer__search_tools' last index

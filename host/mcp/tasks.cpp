@@ -6,6 +6,7 @@
 #include "mcp/session.hpp"
 
 #include "core/log.hpp"
+#include "curation/invocations.hpp"
 
 #include <boost/json.hpp>
 
@@ -71,12 +72,14 @@ void Session::route_task(const std::shared_ptr<Exchange>& ex, const std::string&
     if (method == "tasks/list") return list_tasks(ex);
     auto* id = params.if_contains("taskId");
     if (!id || !id->is_string()) return fail(ex, rpc::code::invalid_params, "Invalid params: params.taskId is required");
+    // Only tasks created through this session: the upstream sees one client (Coffer, with one
+    // credential), so it cannot keep another session's tasks apart from this one's.
     auto split = tasks::split(id->as_string());
     auto vis = visible();
-    auto* p = split ? vis.find(split->first) : nullptr;
+    auto* p = split && tasks_.count(std::string(id->as_string())) ? vis.find(split->first) : nullptr;
     if (!p)
         return fail(ex, rpc::code::invalid_params,
-                    "Unknown task '" + std::string(id->as_string()) + "': task ids are <server>__<id> and no such server is available");
+                    "Unknown task '" + std::string(id->as_string()) + "': no task of that id was created in this session");
     std::string error;
     auto link = link_for(*p, error);
     if (!link) return fail(ex, rpc::code::internal_error, "Server '" + p->name + "' is unavailable: " + error);
@@ -87,8 +90,8 @@ void Session::route_task(const std::shared_ptr<Exchange>& ex, const std::string&
     send(ex, *link, method, json::serialize(forwarded));
 }
 
-// Every upstream this session has a link to is asked; the union is answered (an upstream that
-// has no tasks, or fails, adds nothing).
+// Every upstream this session created tasks on is asked; the union of this session's tasks is
+// answered (an upstream that fails adds nothing).
 void Session::list_tasks(const std::shared_ptr<Exchange>& ex) {
     struct Gather {
         std::size_t waiting = 0;
@@ -97,10 +100,13 @@ void Session::list_tasks(const std::shared_ptr<Exchange>& ex) {
     auto g = std::make_shared<Gather>();
     auto vis = visible();
     std::vector<std::pair<std::shared_ptr<Link>, std::string>> asked;
+    std::set<std::string> servers;
+    for (auto& t : tasks_)
+        if (auto s = tasks::split(t)) servers.insert(s->first);
     for (auto& [uid, link] : links_) {
         bool shown = false;
         for (auto* p : vis.list) shown |= p->uid == uid;
-        if (shown) asked.emplace_back(link, link->server());
+        if (shown && servers.count(link->server())) asked.emplace_back(link, link->server());
     }
     g->waiting = asked.size();
     auto finish = [w = weak_from_this(), ex, g] {
@@ -110,34 +116,70 @@ void Session::list_tasks(const std::shared_ptr<Exchange>& ex) {
     };
     if (asked.empty()) return finish();
     for (auto& [link, server] : asked)
-        link->request("tasks/list", "{}", ex, [g, finish, server = server](std::string result, std::string error) {
-            if (error.empty()) {
-                boost::system::error_code ec;
-                auto v = json::parse(tasks::expose_ids(server, "tasks/list", result), ec);
-                if (!ec && v.is_object())
-                    if (auto* list = v.as_object().if_contains("tasks"); list && list->is_array())
-                        for (auto& t : list->as_array()) g->tasks.push_back(t);
-            }
-            if (--g->waiting == 0) finish();
-        });
+        link->request("tasks/list", "{}", ex,
+                      [g, finish, server = server, w = weak_from_this()](std::string result, std::string error) {
+                          auto self = w.lock();
+                          if (self && error.empty()) {
+                              boost::system::error_code ec;
+                              auto v = json::parse(tasks::expose_ids(server, "tasks/list", result), ec);
+                              if (!ec && v.is_object())
+                                  if (auto* list = v.as_object().if_contains("tasks"); list && list->is_array())
+                                      for (auto& t : list->as_array()) {
+                                          auto* id = t.is_object() ? t.as_object().if_contains("taskId") : nullptr;
+                                          if (id && id->is_string() && self->tasks_.count(std::string(id->as_string())))
+                                              g->tasks.push_back(t);
+                                      }
+                          }
+                          if (--g->waiting == 0) finish();
+                      });
 }
 
 // A tools/call that created a task: exposed to a client that asked for it; for a client that did
 // not (the gateway asked, the tool requires tasks), the task's result is fetched and answered
 // as the call's. True when the exchange goes on.
 bool Session::task_created(const std::shared_ptr<Exchange>& ex, const std::string& result) {
-    if (ex->task != Exchange::TaskUse::emulated) return false;
+    if (ex->task != Exchange::TaskUse::emulated || !raw::member(result, "task")) return false;
     auto link = ex->link.lock();
     auto id = tasks::created_task(result);
-    if (!link || !id) return false;
+    if (!link || !id) {
+        end_invocation(ex, curation::outcome::error, rpc::code::internal_error);
+        fail(ex, rpc::code::internal_error, "Server '" + (link ? link->server() : std::string()) +
+                                                "' answered with a task that has no id");
+        return true;
+    }
+    ex->upstream_task = *id;
+    if (ex->done || ex->cancelled) {  // the client left meanwhile: the task is not wanted
+        cancel_upstream_task(ex);
+        return true;
+    }
     ex->task = Exchange::TaskUse::emulated_result;
     core::log::debug("mcp call runs as a task for a client without tasks", {{"session", id_}, {"server", link->server()}});
     send(ex, *link, "tasks/result", json::serialize(json::object{{"taskId", *id}}));
     return true;
 }
 
+void Session::remember_task(const std::string& server, const std::string& result) {
+    auto id = tasks::created_task(result);
+    if (!id) return;
+    constexpr std::size_t kMaxRemembered = 10000;
+    if (tasks_.size() >= kMaxRemembered) tasks_.erase(tasks_.begin());
+    tasks_.insert(tasks::expose(server, *id));
+}
+
+void Session::cancel_upstream_task(const std::shared_ptr<Exchange>& ex) {
+    if (ex->upstream_task.empty()) return;
+    auto id = std::move(ex->upstream_task);
+    ex->upstream_task.clear();
+    if (auto link = ex->link.lock())
+        link->request("tasks/cancel", json::serialize(json::object{{"taskId", id}}), {}, [](std::string, std::string) {});
+}
+
 void Session::task_status(Link& link, json::object params) {
-    if (auto* id = params.if_contains("taskId"); id && id->is_string()) *id = tasks::expose(link.server(), id->as_string());
+    auto* id = params.if_contains("taskId");
+    if (!id || !id->is_string()) return;
+    auto exposed = tasks::expose(link.server(), id->as_string());
+    if (!tasks_.count(exposed)) return;  // not a task this session's client created (one run for a plain call)
+    *id = exposed;
     to_client(nullptr, rpc::notification("notifications/tasks/status", json::serialize(params)));
 }
 

@@ -132,7 +132,7 @@ void Connection::respond(std::uint64_t token, std::string_view result, std::stri
         auto p = pending_.find(call);
         if (p == pending_.end()) return;
         if (!error.empty()) {
-            std::erase_if(input_asks_, [call](const auto& a) { return a.second.first == call; });
+            drop_input_asks(call);
             finish(call, {}, error);  // the client refused the upstream's question
             return;
         }
@@ -255,6 +255,7 @@ void Connection::begin() {
 }
 
 void Connection::send_discover() {
+    if (!transport_) return;
     ++probes_;
     probing_ = true;
     probe_id_ = next_id_++;
@@ -309,8 +310,7 @@ void Connection::on_discover(bool is_error, std::string_view payload) {
 void Connection::fall_back_to_initialize() {
     probing_ = false;
     if (probe_timer_) probe_timer_->cancel();
-    up_->set_era(Upstream::Era::sessions);
-    send_initialize();
+    send_initialize();  // the era is remembered once initialize succeeds
 }
 
 std::string Connection::stateless_message(std::int64_t id, std::string_view method, std::string_view params,
@@ -329,6 +329,7 @@ std::string Connection::stateless_message(std::int64_t id, std::string_view meth
 }
 
 void Connection::send_initialize() {
+    if (!transport_) return;
     init_id_ = next_id_++;
     std::string msg = R"({"jsonrpc":"2.0","id":)" + std::to_string(init_id_) +
                       R"(,"method":"initialize","params":{"protocolVersion":")" +
@@ -347,10 +348,13 @@ void Connection::on_initialize(std::string_view, bool is_error, std::string_view
             if (auto* m = v.as_object().if_contains("message"); m && m->is_string()) message = m->as_string();
             if (auto* c = v.as_object().if_contains("code"); c && c->is_int64()) code = c->as_int64();
         }
-        // A 2026-07-28 server that did not answer the probe in time says so here: probe again.
-        if (auto versions = stateless::unsupported_version(payload);
-            versions && probes_ < 2 &&
-            std::find(versions->begin(), versions->end(), stateless::kVersion) != versions->end()) {
+        // A 2026-07-28 server that was not probed (the era was cached) or did not answer the probe
+        // in time refuses the handshake with one of the revision's errors: probe (again).
+        auto versions = stateless::unsupported_version(payload);
+        bool modern_error = (versions && std::find(versions->begin(), versions->end(), stateless::kVersion) !=
+                                             versions->end()) ||
+                            code == jsonrpc::code::header_mismatch || code == jsonrpc::code::missing_capability;
+        if (modern_error && probes_ < 2) {
             send_discover();
             return;
         }
@@ -380,6 +384,7 @@ void Connection::on_initialize(std::string_view, bool is_error, std::string_view
         return;
     }
     protocol_version_ = version;
+    up_->set_era(Upstream::Era::sessions);
     if (auto si = raw_json::member(payload, "serverInfo")) server_info_ = std::string(*si);
     if (auto caps = raw_json::member(payload, "capabilities")) capabilities_ = std::string(*caps);
     transport_->initialized(protocol_version_);
@@ -403,6 +408,8 @@ void Connection::become_ready() {
 
 void Connection::fail_start(const Failure& f, bool runner_missing, bool count_failure) {
     if (state_ == State::closed) return;
+    // A start that went by a cached era and failed: find out afresh next time.
+    if (probes_ == 0 || restarted_) up_->set_era(Upstream::Era::unknown);
     if (admitted_ && count_failure) up_->health().start_failed(f.message, runner_missing, Health::Clock::now());
     else if (admitted_) up_->health().refused(f.message, runner_missing);
     admitted_ = false;
@@ -444,6 +451,7 @@ void Connection::finish(std::int64_t id, std::string_view result, std::string_vi
     if (it == pending_.end()) return;
     auto p = std::move(it->second);
     pending_.erase(it);
+    if (p.input_waiting > 0) drop_input_asks(id);
     forget_deadline(p, id);
     if (p.done) p.done(result, error);
 }
@@ -497,6 +505,10 @@ void Connection::timed_out(std::int64_t id) {
 
 void Connection::send_cancelled(std::int64_t id, std::string_view why) {
     if (!transport_ || state_ == State::closed) return;
+    if (stateless_ && cfg_->transport == TransportKind::http) {  // 2026-07-28: closing the stream is the cancel
+        transport_->abandon(id);
+        return;
+    }
     transport_->send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":)" +
                          std::to_string(id) + R"(,"reason":)" + quote(why) + "}}",
                      std::nullopt);
@@ -550,12 +562,23 @@ void Connection::handle(std::string_view text, std::optional<std::int64_t> conte
     std::int64_t id = idv.as_int64();
     auto result = raw_json::member(text, "result");
     auto error = raw_json::member(text, "error");
-    if (probing_ && id == probe_id_ && state_ == State::starting) {
-        if (error) on_discover(true, *error);
-        else if (result) on_discover(false, *result);
+    if (probe_id_ && id == probe_id_ && state_ == State::starting) {
+        if (probing_) {
+            if (error) on_discover(true, *error);
+            else if (result) on_discover(false, *result);
+        } else if (result) {  // answered after the time limit, while initialize is on its way
+            if (auto d = stateless::read_discovery(*result); d && d->speaks(stateless::kVersion)) on_discover(false, *result);
+        }
         return;
     }
-    if (listen_id_ && id == listen_id_) {  // the upstream ended the subscription
+    if (listen_id_ && id == listen_id_) {  // the upstream ended the subscription (or refused it)
+        if (error) {
+            listen_unsupported_ = true;
+            listen_id_ = 0;
+            up_->runtime().host().warn("mcp_server '" + up_->name() + "': subscriptions/listen refused: " +
+                                       std::string(error->substr(0, 300)));
+            return;
+        }
         listen_lost();
         return;
     }
@@ -588,6 +611,10 @@ void Connection::handle_notification(std::string_view method, std::string_view p
         // The upstream gave up a request it made to the client: the token names it to the host.
         auto rid = raw_json::member(params, "requestId");
         if (!rid) return;
+        if (stateless_ && listen_id_ && *rid == std::to_string(listen_id_)) {  // it ended our subscription
+            listen_lost();
+            return;
+        }
         for (auto it = server_requests_.begin(); it != server_requests_.end(); ++it) {
             if (it->second != *rid) continue;
             auto token = it->first;
@@ -603,9 +630,15 @@ void Connection::handle_notification(std::string_view method, std::string_view p
         }
         return;
     }
-    if (method == "notifications/subscriptions/acknowledged") {
-        listen_failures_ = 0;
-        return;
+    if (stateless_) {
+        // What a subscription carries names it: a replaced one's late messages are dropped.
+        if (auto meta = raw_json::member(params, "_meta"))
+            if (auto sub = raw_json::member(*meta, "io.modelcontextprotocol/subscriptionId"))
+                if (*sub != std::to_string(listen_id_)) return;
+        if (method == "notifications/subscriptions/acknowledged") {
+            listen_acknowledged_ = std::chrono::steady_clock::now();
+            return;
+        }
     }
     if (!sink_) return;
     bool unrelated = (method.size() > 13 && method.substr(method.size() - 13) == "/list_changed") ||
@@ -663,7 +696,13 @@ void Connection::on_send_failed(std::int64_t id, std::string error) {
             fail_start(Failure{err::kUnavailable, who() + ": " + error, std::string(reason::start_failed), {}}, false, true);
             return;
         }
-        fall_back_to_initialize();  // an HTTP error without a modern JSON-RPC error: legacy
+        // 4xx without a modern JSON-RPC error: legacy. A server error or a rate limit says
+        // nothing about the era: the start fails (and is retried with backoff).
+        if (error.rfind("HTTP 5", 0) == 0 || error.rfind("HTTP 429", 0) == 0) {
+            fail_start(Failure{err::kUnavailable, who() + ": " + error, std::string(reason::start_failed), {}}, false, true);
+            return;
+        }
+        fall_back_to_initialize();
         return;
     }
     if (listen_id_ && id == listen_id_) {
@@ -755,6 +794,8 @@ bool Connection::retry_with_refreshed_token() {
     auto stored = stored_oauth();
     if (!stored || stored->tokens.refresh_token.empty()) return false;
     if (init_timer_) init_timer_->cancel();
+    probing_ = false;
+    if (probe_timer_) probe_timer_->cancel();
     if (transport_) {
         transport_->close();
         transport_.reset();
@@ -778,8 +819,9 @@ bool Connection::awaiting(std::int64_t id) const {
 void Connection::on_closed(std::string error, bool runner_missing) {
     if (state_ == State::closed) return;
     auto keep = shared_from_this();
-    if (state_ == State::starting && probing_ && !runner_missing && cfg_->transport == TransportKind::stdio &&
-        probes_ == 1) {
+    if (state_ == State::starting && probes_ > 0 && !restarted_ && !runner_missing &&
+        cfg_->transport == TransportKind::stdio) {
+        restarted_ = true;
         // A legacy server that exits on a request before initialize: start it again without
         // the probe.
         up_->health().abandoned();
@@ -831,6 +873,14 @@ bool Connection::answer_locally(std::int64_t id) {
                    json::serialize(json::object{{"code", jsonrpc::code::invalid_params}, {"message", "Invalid params: uri is required"}}));
             return true;
         }
+        auto resources = raw_json::member(capabilities_, "resources");
+        auto subscribe = resources ? raw_json::member(*resources, "subscribe") : std::nullopt;
+        if (p.method == "resources/subscribe" && (!subscribe || *subscribe != "true")) {
+            finish(id, {},
+                   json::serialize(json::object{{"code", jsonrpc::code::method_not_found},
+                                                {"message", who() + " does not offer resource subscriptions"}}));
+            return true;
+        }
         if (p.method == "resources/subscribe") subscriptions_.insert(*text);
         else subscriptions_.erase(*text);
         finish(id, "{}", {});
@@ -875,9 +925,9 @@ bool Connection::stateless_result(std::int64_t id, std::string_view result, std:
     if (p.method == "tools/call" && !p.header_retry && code &&
         *code == std::to_string(jsonrpc::code::header_mismatch) && cfg_->transport == TransportKind::http) {
         p.header_retry = true;
-        p.sent = false;
+        auto again = renumber(id);  // the refused exchange may still report that it ended
         submit(CallRequest{"tools/list", "{}",
-                           [weak = weak_from_this(), id](std::string_view, std::string_view) {
+                           [weak = weak_from_this(), id = again](std::string_view, std::string_view) {
                                auto self = weak.lock();
                                if (self && self->state_ == State::ready && self->pending_.count(id))
                                    self->send_request(id);
@@ -900,9 +950,26 @@ std::int64_t Connection::renumber(std::int64_t id) {
     if (!p.orig_token.empty())
         if (auto meta = raw_json::member(p.params, "_meta"))
             if (auto tok = raw_json::member(*meta, "progressToken")) p.params = raw_json::splice(p.params, *tok, std::to_string(fresh));
+    p.sent = false;
     node.key() = fresh;
     pending_.insert(std::move(node));
     return fresh;
+}
+
+// The client's answers to an input_required call that ended are no longer wanted: the questions
+// still open are withdrawn (as a legacy server cancels its own request).
+void Connection::drop_input_asks(std::int64_t id) {
+    for (auto it = input_asks_.begin(); it != input_asks_.end();) {
+        if (it->second.first != id) {
+            ++it;
+            continue;
+        }
+        if (sink_)
+            sink_->notify(R"({"method":"notifications/cancelled","params":{"requestId":)" + std::to_string(it->first) +
+                              R"(,"reason":"the call ended"}})",
+                          nullptr);
+        it = input_asks_.erase(it);
+    }
 }
 
 void Connection::ask_input(std::int64_t answered, stateless::InputRequired in) {
@@ -939,7 +1006,7 @@ void Connection::ask_input(std::int64_t answered, stateless::InputRequired in) {
                      sink_->request(token, R"({"method":)" + quote(*name) + R"(,"params":)" + std::string(params) + "}",
                                     p.handle);
         if (!taken) {
-            std::erase_if(input_asks_, [id](const auto& a) { return a.second.first == id; });
+            drop_input_asks(id);
             finish(id, {},
                    json::serialize(json::object{
                        {"code", jsonrpc::code::method_not_found},
@@ -952,7 +1019,7 @@ void Connection::ask_input(std::int64_t answered, stateless::InputRequired in) {
 }
 
 void Connection::open_listen() {
-    if (!stateless_ || !transport_ || state_ != State::ready) return;
+    if (!stateless_ || !transport_ || state_ != State::ready || listen_unsupported_) return;
     json::object filter;
     boost::system::error_code ec;
     auto caps = json::parse(capabilities_.empty() ? std::string_view("{}") : std::string_view(capabilities_), ec);
@@ -973,8 +1040,8 @@ void Connection::open_listen() {
     if (listen_id_ && text == listen_filter_) return;
     std::int64_t old = listen_id_;
     listen_id_ = 0;
-    // The replaced stream: stdio is told; on HTTP its connection is dropped at its next event.
-    if (old && cfg_->transport == TransportKind::stdio) send_cancelled(old, "subscriptions changed");
+    // The replaced stream is cancelled (stdio: notifications/cancelled; HTTP: its stream closed).
+    if (old) send_cancelled(old, "subscriptions changed");
     listen_filter_ = text;
     if (filter.empty()) return;
     listen_id_ = next_id_++;
@@ -987,7 +1054,11 @@ void Connection::listen_lost() {
     listen_id_ = 0;
     listen_filter_.clear();
     if (state_ != State::ready) return;
-    // Open it again, waiting longer after each stream that ended without an acknowledgement.
+    // Open it again: at once after a stream that lived (acknowledged a minute or more ago), else
+    // waiting longer each time (up to 30 s).
+    auto now = std::chrono::steady_clock::now();
+    if (listen_acknowledged_ && now - *listen_acknowledged_ > std::chrono::minutes(1)) listen_failures_ = 0;
+    listen_acknowledged_.reset();
     long wait_ms = std::min(250L << std::min(listen_failures_, 7), 30000L);
     ++listen_failures_;
     if (!listen_timer_) listen_timer_ = std::make_shared<boost::asio::steady_timer>(up_->runtime().io());

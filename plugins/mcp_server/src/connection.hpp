@@ -118,6 +118,7 @@ private:
     bool stateless_result(std::int64_t id, std::string_view result, std::string_view error);
     void ask_input(std::int64_t id, stateless::InputRequired in);
     std::int64_t renumber(std::int64_t id);  // the pending call under a fresh request id
+    void drop_input_asks(std::int64_t id);
     void open_listen();
     void listen_lost();
     std::string stateless_message(std::int64_t id, std::string_view method, std::string_view params,
@@ -191,6 +192,7 @@ private:
     std::int64_t probe_id_ = 0;
     bool probing_ = false;
     int probes_ = 0;
+    bool restarted_ = false;  // a stdio child that exited during the probe was started once more
     std::shared_ptr<boost::asio::steady_timer> probe_timer_;
     bool stateless_ = false;
     // input_required answers the client owes: token → (call id, key in inputRequests).
@@ -200,6 +202,8 @@ private:
     std::string listen_filter_;
     std::set<std::string> subscriptions_;
     int listen_failures_ = 0;
+    std::optional<std::chrono::steady_clock::time_point> listen_acknowledged_;
+    bool listen_unsupported_ = false;  // the upstream answered subscriptions/listen with an error
     std::shared_ptr<boost::asio::steady_timer> listen_timer_;
 
     std::string protocol_version_, server_info_, capabilities_;

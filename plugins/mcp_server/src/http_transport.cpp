@@ -152,6 +152,13 @@ public:
 
     void bearer(const std::string& access_token) override { cfg_ = with_bearer(cfg_, access_token); }
 
+    void abandon(std::int64_t id) override {
+        auto it = owners_.find(id);
+        if (it == owners_.end()) return;
+        auto closer = closers_.find(it->second);
+        if (closer != closers_.end()) closer->second();
+    }
+
     void stateless(const std::string& protocol_version) override {
         proto_ = protocol_version;
         mode_ = Mode::stateless;
@@ -181,14 +188,21 @@ private:
     // Cancels an operation's socket when the transport closes.
     class CloseGuard {
     public:
-        CloseGuard(HttpTransport& t, std::function<void()> f) : t_(t), key_(t.next_closer_++) {
+        CloseGuard(HttpTransport& t, std::function<void()> f, std::optional<std::int64_t> owner = std::nullopt)
+            : t_(t), key_(t.next_closer_++), owner_(owner) {
             t_.closers_[key_] = std::move(f);
+            if (owner_) t_.owners_[*owner_] = key_;
         }
-        ~CloseGuard() { t_.closers_.erase(key_); }
+        ~CloseGuard() {
+            t_.closers_.erase(key_);
+            if (owner_)
+                if (auto it = t_.owners_.find(*owner_); it != t_.owners_.end() && it->second == key_) t_.owners_.erase(it);
+        }
 
     private:
         HttpTransport& t_;
         std::uint64_t key_;
+        std::optional<std::int64_t> owner_;
     };
 
     void fail_later(std::string why) {
@@ -235,14 +249,15 @@ private:
     // with `last_event_id` resumes the stream that event was on.
     asio::awaitable<Reply> exchange(Target t, http::verb verb, std::string body, SseHandler on_sse,
                                     std::optional<std::chrono::milliseconds> deadline = std::nullopt,
-                                    std::string last_event_id = {}, Headers extra = {}) {
+                                    std::string last_event_id = {}, Headers extra = {},
+                                    std::optional<std::int64_t> owner = std::nullopt) {
         auto req = make_request(t, verb, std::move(body), last_event_id, extra);
         tcp::resolver resolver(rt_.io());
         auto endpoints = co_await resolver.async_resolve(t.host, t.port, use_awaitable);
         auto connect_limit = deadline.value_or(cfg_->timeout);
         if (t.tls) {
             beast::ssl_stream<beast::tcp_stream> s(rt_.io(), ssl_);
-            CloseGuard guard(*this, [&s] { beast::get_lowest_layer(s).close(); });
+            CloseGuard guard(*this, [&s] { beast::get_lowest_layer(s).close(); }, owner);
             if (!SSL_set_tlsext_host_name(s.native_handle(), t.host.c_str()))
                 throw std::runtime_error("cannot set the TLS server name");
             s.set_verify_callback(ssl::host_name_verification(t.host));
@@ -253,7 +268,7 @@ private:
             co_return co_await run(s, req, on_sse);
         }
         beast::tcp_stream s(rt_.io());
-        CloseGuard guard(*this, [&s] { s.close(); });
+        CloseGuard guard(*this, [&s] { s.close(); }, owner);
         s.expires_after(connect_limit);
         co_await s.async_connect(endpoints, use_awaitable);
         if (!deadline) s.expires_never();
@@ -316,17 +331,19 @@ private:
             r = co_await self->exchange(
                 t, http::verb::post, body,
                 [raw, id](const SseEvent& e) {
+                    // A request answered or given up (cancelled, a replaced subscriptions/listen):
+                    // its stream is dropped and nothing more of it delivered.
+                    if (id && !raw->ev_->awaiting(*id)) return false;
                     if (e.type == "message") raw->deliver(e.data, id);
-                    // Once the request is answered (or given up, like a replaced
-                    // subscriptions/listen), its stream is dropped.
                     return !id || raw->ev_->awaiting(*id);
                 },
-                std::nullopt, {}, std::move(options.headers));
+                std::nullopt, {}, std::move(options.headers), id);
         } catch (const std::exception& e) {
             error = e.what();
         }
         if (self->closed_ || self->failed_) co_return;
         if (!error.empty()) {
+            if (id && !self->ev_->awaiting(*id)) co_return;  // abandoned: its socket was closed on purpose
             self->fail("cannot reach " + t.host_header + ": " + error);
             co_return;
         }
@@ -551,6 +568,7 @@ private:
     bool closed_ = false, failed_ = false;
     std::vector<std::pair<std::string, std::optional<std::int64_t>>> legacy_queue_;
     std::map<std::uint64_t, std::function<void()>> closers_;
+    std::map<std::int64_t, std::uint64_t> owners_;  // our request id → its exchange's closer
     std::uint64_t next_closer_ = 0;
 };
 

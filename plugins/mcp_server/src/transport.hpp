@@ -60,6 +60,9 @@ public:
     // The upstream speaks the stateless revision `protocol_version` (2026-07-28): HTTP sends the
     // MCP-Protocol-Version header on every request, keeps no session and opens no GET stream.
     virtual void stateless(const std::string& protocol_version) { (void)protocol_version; }
+    // HTTP: drops the exchange of our request `id` (2026-07-28: closing a request's stream is
+    // how it is cancelled); nothing is reported for it afterwards.
+    virtual void abandon(std::int64_t id) { (void)id; }
     // HTTP: requests from now on carry this OAuth access token (a refreshed one).
     virtual void bearer(const std::string& access_token) { (void)access_token; }
     // Releases everything (kills the child's process group / DELETEs the HTTP session).

@@ -2,8 +2,9 @@
 // coffer-mcp-shim and straight to /mcp, against server-everything's simulate-research-query (a
 // tool that requires task-augmented execution) over stdio. A task-augmented call creates a task
 // named <server>__<id>; tasks/get, tasks/list, tasks/result and tasks/cancel reach the upstream
-// that owns it; its status notifications arrive with the same name; a client that does not use
-// tasks (2025-11-25 without `task`, or 2025-06-18) still gets the plain result.
+// that owns it (and only for the session that created it); its status notifications arrive with
+// the same name; a client that does not use tasks (2025-11-25 without `task`, or 2025-06-18)
+// still gets the plain result.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -85,6 +86,12 @@ test('tasks/cancel reaches the owning upstream; unknown task ids are refused', a
   const created = await viaHttp.request(
     { method: 'tools/call', params: { name: TOOL, arguments: { topic: 'to be cancelled' }, task: { ttl: 60000 } } },
     CreateTaskResultSchema);
+  // Another session (the shim's) can neither see nor touch it: the upstream sees one client.
+  await assert.rejects(
+    viaShim.request({ method: 'tasks/get', params: { taskId: created.task.taskId } }, GetTaskResultSchema),
+    /Unknown task/);
+  const others = await viaShim.request({ method: 'tasks/list', params: {} }, ListTasksResultSchema);
+  assert.ok(!others.tasks.some((t) => t.taskId === created.task.taskId));
   const cancelled = await viaHttp.request({ method: 'tasks/cancel', params: { taskId: created.task.taskId } },
     CancelTaskResultSchema);
   assert.equal(cancelled.taskId, created.task.taskId);
