@@ -41,10 +41,11 @@ inline bool field_char(unsigned char c) { return c == '\t' || (c >= 0x20 && c <=
 
 // A header value as the Streamable HTTP transport mirrors it ("Value Encoding"): as is when it
 // is field-value ASCII without leading or trailing blanks and does not look like the sentinel,
-// else `=?base64?<base64 of the UTF-8 bytes>?=`.
+// else `=?base64?<base64 of the UTF-8 bytes>?=` — the empty string too, so an empty value is
+// not a header some intermediary drops.
 inline std::string encode_header_value(std::string_view value) {
-    bool plain = value.empty() || (value.front() != ' ' && value.front() != '\t' && value.back() != ' ' &&
-                                   value.back() != '\t' && !detail::sentinel(value));
+    bool plain = !value.empty() && value.front() != ' ' && value.front() != '\t' && value.back() != ' ' &&
+                 value.back() != '\t' && !detail::sentinel(value);
     for (unsigned char c : value)
         if (!detail::field_char(c)) plain = false;
     if (plain) return std::string(value);
