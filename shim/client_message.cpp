@@ -54,7 +54,7 @@ std::optional<AnnotatedInitialize> annotate_initialize(std::string_view line, co
 }
 
 std::optional<AnnotatedStateless> annotate_stateless(std::string_view line, std::string_view method,
-                                                     const Identity& who) {
+                                                     const Identity& who, const ToolHeaders& tools) {
     if (line.find(kStatelessVersionKey) == std::string_view::npos) return std::nullopt;  // the cheap test
     boost::system::error_code ec;
     json::value v = json::parse(line, ec);
@@ -72,8 +72,32 @@ std::optional<AnnotatedStateless> annotate_stateless(std::string_view line, std:
             break;
         }
     }
+    // The tool's annotated arguments, mirrored (the revision's "Custom Headers from Tool Parameters").
+    if (method == "tools/call")
+        if (auto* n = params->if_contains("name"); n && n->is_string())
+            if (auto it = tools.find(std::string_view(n->get_string())); it != tools.end())
+                if (auto* args = params->if_contains("arguments"))
+                    for (auto& h : mcp_stateless::param_headers(it->second, *args)) out.headers.push_back(std::move(h));
     out.body = json::serialize(v);
     return out;
+}
+
+void learn_tool_headers(std::string_view response, ToolHeaders& tools) {
+    boost::system::error_code ec;
+    json::value v = json::parse(response, ec);
+    const auto* result = !ec && v.is_object() ? v.get_object().if_contains("result") : nullptr;
+    const auto* list = result && result->is_object() ? result->get_object().if_contains("tools") : nullptr;
+    if (!list || !list->is_array()) return;
+    for (const auto& t : list->get_array()) {
+        const auto* o = t.if_object();
+        const auto* name = o ? o->if_contains("name") : nullptr;
+        const auto* schema = o ? o->if_contains("inputSchema") : nullptr;
+        if (!name || !name->is_string()) continue;
+        auto scan = schema ? mcp_stateless::scan_headers(*schema) : mcp_stateless::HeaderScan{};
+        std::string key(name->get_string());
+        if (scan.params.empty()) tools.erase(key);
+        else tools[key] = std::move(scan.params);
+    }
 }
 
 }  // namespace coffer::shim

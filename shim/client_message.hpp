@@ -6,6 +6,9 @@
 
 #include "shim/http.hpp"
 
+#include <coffer/mcp_stateless.hpp>
+
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,11 +37,16 @@ std::optional<AnnotatedInitialize> annotate_initialize(std::string_view line, co
 
 struct AnnotatedStateless {
     std::string body;    // the message with our identity in params._meta
-    HeaderList headers;  // MCP-Protocol-Version, and Mcp-Name for tools/call, resources/read, prompts/get
+    HeaderList headers;  // MCP-Protocol-Version, Mcp-Name for tools/call, resources/read, prompts/get,
+                         // and Mcp-Param-* for a tools/call of a tool with x-mcp-header arguments
 };
+// The x-mcp-header annotations of the tools the client listed, by (exposed) tool name.
+using ToolHeaders = std::map<std::string, std::vector<mcp_stateless::HeaderParam>, std::less<>>;
 // nullopt unless params._meta names a protocol revision (only params._meta decides: the key may
 // also appear inside a legacy call's arguments).
 std::optional<AnnotatedStateless> annotate_stateless(std::string_view line, std::string_view method,
-                                                     const Identity& who);
+                                                     const Identity& who, const ToolHeaders& tools = {});
+// Learns the annotations of every tool in a tools/list response (a JSON-RPC message text).
+void learn_tool_headers(std::string_view response, ToolHeaders& tools);
 
 }  // namespace coffer::shim

@@ -97,7 +97,7 @@ Outbound Forwarder::to_outbound(std::string line, const Peek& p) {
         m.role = Role::client_initialized;
         m.body = std::move(line);
     } else if (m.kind == MsgKind::request || m.kind == MsgKind::notification) {
-        if (auto modern = annotate_stateless(line, m.method, identity_)) {
+        if (auto modern = annotate_stateless(line, m.method, identity_, tool_headers_)) {
             stateless_ = true;
             m.extra = std::move(modern->headers);
             m.body = std::move(modern->body);

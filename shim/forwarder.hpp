@@ -186,6 +186,7 @@ private:
     bool need_reinit_ = false;
     bool gate_ = false; // an initialize (or the initialized notification) is in flight
     bool stateless_ = false;
+    ToolHeaders tool_headers_;  // stateless era: x-mcp-header annotations of the tools listed
     int reinit_failures_ = 0;
     int reinit_counter_ = 0;
     bool caps_tools_changed_ = false, caps_resources_changed_ = false, caps_prompts_changed_ = false;

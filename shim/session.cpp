@@ -33,6 +33,7 @@ void Forwarder::on_server_message(std::string text, PostSink* origin) {
             if (same_id(p.id, origin->msg.id)) {
                 origin->answered = true;
                 if (origin->msg.role == Role::client_initialize) capture_initialize_result(text, false);
+                if (stateless_ && origin->msg.method == "tools/list") learn_tool_headers(text, tool_headers_);
                 if (origin->msg.role == Role::internal_initialize) {
                     capture_initialize_result(text, true);
                     return; // the client never asked for this one

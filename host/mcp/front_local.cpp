@@ -160,7 +160,7 @@ void Gateway::local_line(LocalClient& client, std::string_view line) {
                                [w = client.conn](std::string body, int) {
                                    if (auto c = w.lock(); c && !body.empty()) c->write(body);
                                },
-                               RequestContext{s->version(), -1, {}, nullptr});
+                               RequestContext{s->version(), -1, {}, nullptr, {}});
     }
     auto& entry = parsed.entries.front();
     if (entry.error) return conn->write(rpc::error(entry.error->id, entry.error->code, entry.error->message));
@@ -184,7 +184,7 @@ void Gateway::local_line(LocalClient& client, std::string_view line) {
         return conn->write(rpc::error(m.id, rpc::code::invalid_request,
                                       "Invalid Request: send initialize first (no session on this connection)"));
     }
-    s->handle(std::move(m), request ? client.reply : nullptr, RequestContext{s->version(), -1, {}, nullptr});
+    s->handle(std::move(m), request ? client.reply : nullptr, RequestContext{s->version(), -1, {}, nullptr, {}});
 }
 
 void Gateway::stop_local() {

@@ -42,7 +42,7 @@ void Gateway::post_mcp(http::Request& req, http::Respond respond) {
                                     std::string("Invalid Request: JSON-RPC batches are not part of MCP ") +
                                         (s ? std::string(to_string(s->version())) : "without a 2025-03-26 session") +
                                         "; send one message per request"));
-        RequestContext ctx{s->version(), -1, {}, req.peer};
+        RequestContext ctx{s->version(), -1, {}, req.peer, {}};
         s->handle_batch(std::move(parsed.entries),
                         [respond, id = s->id()](std::string body, int status) {
                             http::Response r;
@@ -74,7 +74,7 @@ void Gateway::post_mcp(http::Request& req, http::Respond respond) {
         auto& s = admitted.session;
         auto reply = std::make_shared<HttpReply>(std::move(respond), can_stream,
                                                  HttpReply::Headers{{"Mcp-Session-Id", s->id()}}, s->resumption());
-        s->handle(std::move(m), reply, RequestContext{kLatestLegacy, -1, {}, req.peer});
+        s->handle(std::move(m), reply, RequestContext{kLatestLegacy, -1, {}, req.peer, {}});
         return;
     }
     if (sid) {
@@ -100,7 +100,7 @@ void Gateway::post_mcp(http::Request& req, http::Respond respond) {
 
 void Gateway::dispatch(const std::shared_ptr<Session>& s, rpc::Message& m, http::Request& req, http::Respond respond,
                        bool can_stream) {
-    RequestContext ctx{s->version(), -1, {}, req.peer};
+    RequestContext ctx{s->version(), -1, {}, req.peer, {}};
     if (m.kind != rpc::Kind::request) {
         s->handle(std::move(m), nullptr, ctx);
         http::Response r;

@@ -44,7 +44,7 @@ void Gateway::post_messages(http::Request& req, http::Respond respond) {
         r.body = "Accepted";
         respond(std::move(r));
     };
-    RequestContext ctx{s->version(), -1, {}, req.peer};
+    RequestContext ctx{s->version(), -1, {}, req.peer, {}};
     if (parsed.batch) {
         if (!allows_batch(s->version()))
             return respond(rpc_http(400, nullptr, rpc::code::invalid_request,
