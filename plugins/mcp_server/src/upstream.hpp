@@ -28,10 +28,7 @@ public:
     Health& health() { return health_; }
     const std::string& name() const { return name_; }  // the resource name never changes
 
-    std::shared_ptr<const ServerConfig> config() const {
-        std::lock_guard<std::mutex> g(mu_);
-        return cfg_;
-    }
+    std::shared_ptr<const ServerConfig> config() const { return locked_read(cfg_); }
     void set_config(ServerConfig cfg) {
         std::lock_guard<std::mutex> g(mu_);
         cfg_ = std::make_shared<const ServerConfig>(std::move(cfg));
@@ -41,35 +38,17 @@ public:
     // Which era the server speaks (2026-07-28 versioning: "a property of the server", cached for
     // the resource's config): unknown until a connection found out.
     enum class Era { unknown, stateless, sessions };
-    Era era() const {
-        std::lock_guard<std::mutex> g(mu_);
-        return era_;
-    }
-    void set_era(Era e) {
-        std::lock_guard<std::mutex> g(mu_);
-        era_ = e;
-    }
+    Era era() const { return locked_read(era_); }
+    void set_era(Era e) { locked_write(era_, e); }
 
     // 2026-07-28 over HTTP: the `x-mcp-header` annotations of the server's tools, learned from
     // every tools/list any connection relayed (a call mirrors them even on a connection that did
     // not list).
-    std::shared_ptr<const stateless::ToolHeaders> tool_headers() const {
-        std::lock_guard<std::mutex> g(mu_);
-        return tool_headers_;
-    }
-    void set_tool_headers(std::shared_ptr<const stateless::ToolHeaders> h) {
-        std::lock_guard<std::mutex> g(mu_);
-        tool_headers_ = std::move(h);
-    }
+    std::shared_ptr<const stateless::ToolHeaders> tool_headers() const { return locked_read(tool_headers_); }
+    void set_tool_headers(std::shared_ptr<const stateless::ToolHeaders> h) { locked_write(tool_headers_, std::move(h)); }
 
-    bool running() const {
-        std::lock_guard<std::mutex> g(mu_);
-        return running_;
-    }
-    void set_running(bool r) {
-        std::lock_guard<std::mutex> g(mu_);
-        running_ = r;
-    }
+    bool running() const { return locked_read(running_); }
+    void set_running(bool r) { locked_write(running_, r); }
 
     // A token just refreshed on the blocking thread: its write to the host's store is queued, so
     // for a few seconds connections take it from here rather than read the older one back.
@@ -94,6 +73,16 @@ public:
     std::vector<std::shared_ptr<Connection>> connections();
 
 private:
+    // A member read or replaced under mu_ (the I/O thread and the host's threads both use them).
+    template <typename T> T locked_read(const T& member) const {
+        std::lock_guard<std::mutex> g(mu_);
+        return member;
+    }
+    template <typename T, typename V> void locked_write(T& member, V&& value) {
+        std::lock_guard<std::mutex> g(mu_);
+        member = std::forward<V>(value);
+    }
+
     Runtime& rt_;
     const std::string name_;
     Health health_;
