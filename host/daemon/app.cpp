@@ -12,6 +12,7 @@
 #include "resource/audit.hpp"
 #include "resource/retention.hpp"
 #include "resource/scope.hpp"
+#include "plugin/loop.hpp"
 #include "plugin/turns.hpp"
 #include "store/migrations.hpp"
 #include "vault/layout.hpp"
@@ -199,6 +200,8 @@ core::Result<void> App::load_plugins() {
         boost::asio::post(svc_, [write = std::move(write)]() mutable { write(); });
         return COFFER_OK;
     };
+    // ABI 1.9: plugins may run their I/O on this (the network) thread instead of their own.
+    services.loop = std::make_shared<plugin::Loop>(net_);
     registry_ = std::make_unique<plugin::Registry>(std::move(services));
     std::vector<fs::path> dirs{exe_dir() / ".." / COFFER_PLUGIN_SUBDIR, opt_.home / vault::kPlugins};
     for (auto& d : opt_.plugin_dirs) dirs.push_back(d);
@@ -390,7 +393,18 @@ void App::shutdown() {
         if (db_) resource::record_audit(*db_, "system", "daemon_stopped", "daemon", json::object{});
         done.set_value();
     });
-    fut.wait();
+    // Plugins that run their I/O on this thread (the lent loop, ABI 1.9) need it while they stop
+    // their instances and shut down: keep it turning until the service thread is done.
+    while (fut.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready) {
+        try {
+            if (net_.run_one_for(std::chrono::milliseconds(5)) == 0) {
+                if (net_.stopped()) net_.restart();
+                fut.wait_for(std::chrono::milliseconds(1));
+            }
+        } catch (...) {
+            core::log::error("network thread handler threw during shutdown");
+        }
+    }
     // Whatever a plugin left recorded is ours and must not outlive us (G-12).
     if (pids_) {
         auto left = pids_->sweep(500);

@@ -3,6 +3,7 @@
 #include "core/log.hpp"
 #include "plugin/channels.hpp"
 #include "plugin/handles.hpp"
+#include "plugin/loop.hpp"
 #include "plugin/turns.hpp"
 
 #include <coffer/credref.hpp>
@@ -121,6 +122,32 @@ coffer_status h_credential_store(coffer_host* h, coffer_str ref, coffer_str valu
         return COFFER_E_INTERNAL;
     }
 }
+Loop* loop_of(coffer_host* h) { return h && h->services ? h->services->loop.get() : nullptr; }
+coffer_status h_loop_watch(coffer_host* h, int fd, uint32_t events, void (*ready)(void*, uint32_t), void* ctx,
+                           uint64_t* id) {
+    auto* loop = loop_of(h);
+    if (!loop) return COFFER_E_UNSUPPORTED;
+    return loop->watch(h->plugin_name, fd, events, ready, ctx, id);
+}
+coffer_status h_loop_timer(coffer_host* h, uint64_t delay_ms, void (*fire)(void*), void* ctx, uint64_t* id) {
+    auto* loop = loop_of(h);
+    if (!loop) return COFFER_E_UNSUPPORTED;
+    return loop->timer(h->plugin_name, delay_ms, fire, ctx, id);
+}
+coffer_status h_loop_defer(coffer_host* h, void (*fire)(void*), void* ctx, uint64_t* id) {
+    auto* loop = loop_of(h);
+    if (!loop) return COFFER_E_UNSUPPORTED;
+    return loop->defer(h->plugin_name, fire, ctx, id);
+}
+coffer_status h_loop_cancel(coffer_host* h, uint64_t id) {
+    auto* loop = loop_of(h);
+    if (!loop) return COFFER_E_UNSUPPORTED;
+    return loop->cancel(h->plugin_name, id);
+}
+int h_loop_in_loop(coffer_host* h) {
+    auto* loop = loop_of(h);
+    return loop && loop->in_loop() ? 1 : 0;
+}
 coffer_status h_turn_event(coffer_turn* turn, coffer_str event) {
     auto sink = current_turn_sink();
     if (!sink || !*sink) return COFFER_E_UNSUPPORTED;
@@ -173,6 +200,11 @@ const coffer_host_api* host_api() {
         a.turn_event = &h_turn_event;
         a.channel_inbound = &h_channel_inbound;
         a.credential_store = &h_credential_store;
+        a.loop_watch = &h_loop_watch;
+        a.loop_timer = &h_loop_timer;
+        a.loop_defer = &h_loop_defer;
+        a.loop_cancel = &h_loop_cancel;
+        a.loop_in_loop = &h_loop_in_loop;
         return a;
     }();
     return &api;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -27,6 +28,8 @@ struct coffer_reply {
 // plugin/handles.hpp, never addresses of host objects.
 
 namespace coffer::plugin {
+
+class Loop;
 
 // What the host offers plugins, wired by the daemon. Callbacks must be thread-safe and must not
 // block (they queue work onto the daemon's service thread).
@@ -46,6 +49,8 @@ struct HostServices {
     // ABI 1.8: store (or, with an empty value, delete) a credential in the plugin's namespace;
     // the namespace rule is checked before this is called.
     std::function<coffer_status(const std::string& plugin, std::string ref, std::string value)> store_credential;
+    // ABI 1.9: the network thread's loop, lent to plugins (plugin/loop.hpp). Null: not offered.
+    std::shared_ptr<Loop> loop;
     // ABI 1.5 turn events carry no coffer_host: their receiver is set with set_turn_sink
     // (plugin/turns.hpp).
 };

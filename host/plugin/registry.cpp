@@ -1,4 +1,5 @@
 #include "plugin/registry.hpp"
+#include "plugin/loop.hpp"
 
 #include "core/log.hpp"
 #include "plugin/loader.hpp"
@@ -141,6 +142,8 @@ void Registry::shutdown() {
         } catch (...) {
             core::log::error("plugin shutdown threw", {{"plugin", p->name}});
         }
+        // Whatever it left on the lent loop must never call into it again.
+        if (services_.loop) services_.loop->forget(p->name);
     }
 }
 

@@ -18,6 +18,7 @@
 #include <boost/json.hpp>
 #include <boost/url.hpp>
 
+#include <charconv>
 #include <functional>
 #include <map>
 #include <vector>
@@ -31,6 +32,41 @@ namespace http = beast::http;
 namespace ssl = asio::ssl;
 using tcp = asio::ip::tcp;
 using asio::use_awaitable;
+
+// A name to endpoints. A literal address needs no lookup. Otherwise Asio's resolver runs on the
+// plugin's own thread; on the host's lent loop it cannot (its background thread completes into an
+// io_context that nobody is inside, and nothing would wake the loop), so the lookup runs on the
+// blocking thread and its answer comes back through Runtime::post.
+asio::awaitable<tcp::resolver::results_type> resolve(Runtime& rt, std::string host, std::string port) {
+    boost::system::error_code ec;
+    auto address = asio::ip::make_address(host, ec);
+    if (!ec) {
+        unsigned long n = 0;
+        auto [end, perr] = std::from_chars(port.data(), port.data() + port.size(), n);
+        if (perr == std::errc() && end == port.data() + port.size() && n <= 65535)
+            co_return tcp::resolver::results_type::create(tcp::endpoint(address, static_cast<unsigned short>(n)), host,
+                                                          port);
+    }
+    if (!rt.lent()) {
+        tcp::resolver resolver(rt.io());
+        co_return co_await resolver.async_resolve(host, port, use_awaitable);
+    }
+    using Signature = void(boost::system::error_code, tcp::resolver::results_type);
+    co_return co_await asio::async_initiate<const asio::use_awaitable_t<>&, Signature>(
+        [&rt, host, port](auto handler) {
+            auto h = std::make_shared<decltype(handler)>(std::move(handler));
+            bool queued = rt.blocking([&rt, h, host, port] {
+                asio::io_context local;
+                tcp::resolver resolver(local);
+                boost::system::error_code error;
+                auto found = resolver.resolve(host, port, error);
+                rt.post([h, error, found]() mutable { (*h)(error, std::move(found)); });
+            });
+            if (!queued)
+                rt.post([h]() mutable { (*h)(asio::error::operation_aborted, tcp::resolver::results_type{}); });
+        },
+        use_awaitable);
+}
 
 constexpr std::size_t kMaxBody = 64 * 1024 * 1024;
 
@@ -252,8 +288,7 @@ private:
                                     std::string last_event_id = {}, Headers extra = {},
                                     std::optional<std::int64_t> owner = std::nullopt) {
         auto req = make_request(t, verb, std::move(body), last_event_id, extra);
-        tcp::resolver resolver(rt_.io());
-        auto endpoints = co_await resolver.async_resolve(t.host, t.port, use_awaitable);
+        auto endpoints = co_await resolve(rt_, t.host, t.port);
         auto connect_limit = deadline.value_or(cfg_->timeout);
         if (t.tls) {
             beast::ssl_stream<beast::tcp_stream> s(rt_.io(), ssl_);
@@ -576,8 +611,7 @@ asio::awaitable<void> reachable(Runtime& rt, Target t, std::chrono::milliseconds
                                 std::function<void(std::string)> done) {
     std::string error;
     try {
-        tcp::resolver resolver(rt.io());
-        auto endpoints = co_await resolver.async_resolve(t.host, t.port, use_awaitable);
+        auto endpoints = co_await resolve(rt, t.host, t.port);
         beast::tcp_stream s(rt.io());
         s.expires_after(limit);
         co_await s.async_connect(endpoints, use_awaitable);
@@ -591,6 +625,10 @@ asio::awaitable<void> reachable(Runtime& rt, Target t, std::chrono::milliseconds
 
 void check_reachable(Runtime& rt, const std::string& url, std::chrono::milliseconds limit,
                      std::function<void(std::string error)> done) {
+    if (!rt.on_io_thread()) {  // called from the host's service thread: start it on the I/O thread
+        rt.post([&rt, url, limit, done] { check_reachable(rt, url, limit, done); });
+        return;
+    }
     std::string why;
     auto t = to_target(url, why);
     if (!t) {

@@ -69,6 +69,8 @@ json::value ServerInstance::status() {
     o["transport"] = cfg->transport == TransportKind::http ? "http" : "stdio";
     o["target"] = cfg->transport == TransportKind::http ? cfg->url : cfg->command;
     o["running"] = up_->running();
+    // Where the plugin's upstream I/O runs: on the host's lent loop (ABI 1.9) or its own thread.
+    o["io"] = up_->runtime().lent() ? "host_loop" : "own_thread";
     o["timeout_ms"] = cfg->timeout.count();
     return o;
 }

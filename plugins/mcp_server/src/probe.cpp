@@ -115,7 +115,11 @@ ProbeResult probe(const std::shared_ptr<Upstream>& real, ProbeOptions opts) {
         r.error = "the mcp_server plugin is shutting down";
         return r;
     }
-    asio::post(rt.io(), [task] { task->run(); });
+    if (!rt.post([task] { task->run(); })) {
+        ProbeResult r;
+        r.error = "the mcp_server plugin is shutting down";
+        return r;
+    }
     // Each step has its own timeout_ms limit; the whole probe gets a little more.
     auto limit = cfg->timeout * 2 + std::chrono::seconds(1);
     if (fut.wait_for(limit) != std::future_status::ready) {

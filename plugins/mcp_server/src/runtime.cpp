@@ -1,25 +1,87 @@
 #include "runtime.hpp"
 
+#include "reactor_fd.hpp"
+
 #include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <string_view>
 
 namespace coffer::mcp_server {
 
 bool Runtime::running() const {
     std::lock_guard<std::mutex> g(mu_);
-    return thread_.joinable();
+    return thread_.joinable() || lent_;
+}
+
+bool Runtime::on_io_thread() const {
+    if (lent_) return host_.in_loop();
+    return std::this_thread::get_id() == thread_id_;
+}
+
+namespace {
+// COFFER_MCP_SERVER_IO=thread keeps the plugin's own I/O thread even on a host that lends its
+// loop (to compare the two, or to step around a problem with the lent loop).
+bool own_thread_asked() {
+    const char* v = std::getenv("COFFER_MCP_SERVER_IO");
+    return v && std::string_view(v) == "thread";
+}
+}  // namespace
+
+bool Runtime::start_lent() {
+    if (!host_.has_loop() || own_thread_asked()) return false;
+    int fd = reactor_fd(*io_);
+    if (fd < 0) return false;
+    watch_id_ = host_.loop_watch(fd, COFFER_LOOP_READABLE, &Runtime::on_ready, this);
+    if (!watch_id_) return false;
+    lent_ = true;
+    return true;
+}
+
+void Runtime::on_ready(void* self, std::uint32_t) { static_cast<Runtime*>(self)->drive(); }
+
+void Runtime::on_turn(void* self) {
+    auto* rt = static_cast<Runtime*>(self);
+    rt->turn_asked_ = false;
+    rt->turn_id_ = 0;
+    rt->drive();
+}
+
+void Runtime::drive() {
+    ++driving_depth_;
+    try {
+        io_->poll();
+    } catch (const std::exception& e) {
+        host_.error(std::string("mcp_server I/O: unexpected exception: ") + e.what());
+    } catch (...) {
+        host_.error("mcp_server I/O: unknown exception");
+    }
+    --driving_depth_;
+    if (io_->stopped()) io_->restart();
+}
+
+void Runtime::wake() {
+    if (driving_depth_ > 0 || turn_asked_ || !lent_) return;  // drive() polls what was queued
+    turn_asked_ = true;
+    turn_id_ = host_.loop_defer(&Runtime::on_turn, this);
+    if (!turn_id_) turn_asked_ = false;
 }
 
 void Runtime::start() {
     std::lock_guard<std::mutex> g(mu_);
-    if (thread_.joinable()) return;
+    if (thread_.joinable() || lent_) return;
     if (!io_) io_ = std::make_unique<asio::io_context>();
     blocking_stop_ = false;
     work_.emplace(asio::make_work_guard(*io_));
-    handoff_ = std::make_unique<Handoff>(*io_);
+    handoff_ = std::make_unique<Handoff>(*io_);  // also brings up the reactor start_lent() looks for
+    if (start_lent()) {
+        host_.info("mcp_server: upstream I/O runs on the host's loop");
+        return;
+    }
+    host_.info("mcp_server: upstream I/O runs on the plugin's own thread");
     std::promise<std::thread::id> id;
     auto fut = id.get_future();
     thread_ = std::thread([this, &id] {
@@ -45,7 +107,7 @@ void Runtime::start() {
 
 bool Runtime::blocking(std::function<void()> job) {
     std::lock_guard<std::mutex> g(mu_);
-    if (!thread_.joinable() || blocking_stop_) return false;
+    if ((!thread_.joinable() && !lent_) || blocking_stop_) return false;
     blocking_jobs_.push_back(std::move(job));
     if (!blocking_thread_.joinable())
         blocking_thread_ = std::thread([this] {
@@ -72,8 +134,8 @@ void Runtime::shutdown() {
     std::thread t;
     {
         std::lock_guard<std::mutex> g(mu_);
-        if (!thread_.joinable()) return;
-        work_.reset();
+        if (!thread_.joinable() && !lent_) return;
+        if (!lent_) work_.reset();
     }
     // The blocking-work thread first: its job may post to the loop, which still runs.
     std::thread b;
@@ -92,10 +154,14 @@ void Runtime::shutdown() {
     kill_all_children();
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
     while (std::chrono::steady_clock::now() < deadline && !io_->stopped()) {
-        std::lock_guard<std::mutex> g(mu_);
-        if (children_.empty()) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        {
+            std::lock_guard<std::mutex> g(mu_);
+            if (children_.empty()) break;
+        }
+        if (lent_ && on_io_thread()) drive();  // the loop is busy with us: turn it here
+        else std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
+    if (lent_) stop_lent();
     io_->stop();
     {
         std::lock_guard<std::mutex> g(mu_);
@@ -122,12 +188,32 @@ void Runtime::shutdown() {
     }
 }
 
+// After this the host's loop never calls us again; what is left of the io_context is this
+// thread's to finish (the caller stops and destroys it).
+void Runtime::stop_lent() {
+    {
+        std::lock_guard<std::mutex> g(mu_);
+        lent_ = false;  // from now on post() queues on the Handoff, which nobody reads any more
+        work_.reset();
+    }
+    host_.loop_cancel(watch_id_);  // returns once a drive() running on the loop has ended
+    if (auto turn = turn_id_.exchange(0)) host_.loop_cancel(turn);
+    watch_id_ = 0;
+    turn_asked_ = false;
+}
+
 bool Runtime::post(std::function<void()> fn) {
     Handoff::Sender to_io;
     {
         std::lock_guard<std::mutex> g(mu_);
-        if (!thread_.joinable() || !handoff_) return false;
+        if ((!thread_.joinable() && !lent_) || !handoff_) return false;
         to_io = handoff_->sender();
+    }
+    // On the lent loop's own thread: queue without a system call and have the loop turn once.
+    if (lent_ && host_.in_loop()) {
+        asio::post(*io_, std::move(fn));
+        wake();
+        return true;
     }
     return to_io.post(std::move(fn));
 }

@@ -1,5 +1,9 @@
-// The plugin's own I/O: one Asio io_context on one thread (every upstream pipe, socket and timer
-// lives there), plus the registry of live child processes so none outlives the plugin.
+// The plugin's I/O: one Asio io_context (every upstream pipe, socket and timer lives there), run
+// either on the host's network thread through the loop it lends (ABI 1.9: the host watches the
+// io_context's reactor descriptor and the plugin polls it, so a relayed call crosses no thread),
+// or — on an older host, or with COFFER_MCP_SERVER_IO=thread — on a thread of its own. Plus the
+// registry of live child processes so none outlives the plugin. Either way "the I/O thread"
+// below means the one thread that runs the io_context.
 #pragma once
 
 #include "start_queue.hpp"
@@ -13,6 +17,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <future>
 #include <deque>
 #include <condition_variable>
@@ -35,7 +40,7 @@ public:
     Runtime(const Runtime&) = delete;
     Runtime& operator=(const Runtime&) = delete;
 
-    // Starts the I/O thread (again, after a shutdown).
+    // Starts the I/O (again, after a shutdown): on the host's loop when it lends one.
     void start();
     // Kills every child still registered, lets pending work drain (bounded), joins the thread.
     void shutdown();
@@ -43,8 +48,10 @@ public:
     // Valid while running (between start and shutdown).
     asio::io_context& io() { return *io_; }
     const sdk::Host& host() const { return host_; }
-    bool on_io_thread() const { return std::this_thread::get_id() == thread_id_; }
+    bool on_io_thread() const;
     bool running() const;
+    // True when the io_context runs on the host's loop (set by start()).
+    bool lent() const { return lent_; }
     // Runs `fn` on the I/O thread (in posting order) with one wake-up — the way in for the host's
     // threads (see coffer/handoff.hpp). False when not running: `fn` was dropped.
     bool post(std::function<void()> fn);
@@ -54,6 +61,7 @@ public:
     template <typename F> void run_sync(F&& f) {
         if (on_io_thread() || !running()) {
             f();
+            if (lent_) wake();  // what `f` queued on the io_context runs in the loop's next turn
             return;
         }
         struct Shared {
@@ -63,7 +71,7 @@ public:
         auto shared = std::make_shared<Shared>();
         auto fut = shared->done.get_future();
         auto* fp = &f;
-        asio::post(*io_, [shared, fp] {
+        bool queued = post([shared, fp] {
             if (shared->claimed.exchange(true)) return;
             try {
                 (*fp)();
@@ -71,8 +79,8 @@ public:
             }
             shared->done.set_value();
         });
-        while (fut.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
-            if (io_->stopped() && !shared->claimed.exchange(true)) {
+        while (!queued || fut.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
+            if ((!queued || !running()) && !shared->claimed.exchange(true)) {
                 f();
                 return;
             }
@@ -94,6 +102,14 @@ public:
 
 private:
     void kill_all_children();
+    bool start_lent();  // under mu_
+    void stop_lent();
+    // The lent loop's callbacks: the reactor is ready / a turn was asked for. Loop thread.
+    static void on_ready(void* self, std::uint32_t events);
+    static void on_turn(void* self);
+    void drive();
+    // Loop thread, outside drive(): have the loop run the io_context soon (once).
+    void wake();
 
     const sdk::Host& host_;
     // Recreated at every start: destroying it at shutdown joins Asio's internal resolver thread
@@ -103,6 +119,12 @@ private:
     std::unique_ptr<Handoff> handoff_;  // lives from start() until the loop has ended
     std::thread thread_;
     std::thread::id thread_id_;
+    // The lent loop (ABI 1.9): set by start(), read by any thread.
+    std::atomic<bool> lent_{false};
+    std::uint64_t watch_id_ = 0;           // the host's watch of the reactor descriptor
+    std::atomic<std::uint64_t> turn_id_{0};  // a deferred drive() the loop still owes us
+    bool turn_asked_ = false;              // loop thread only
+    int driving_depth_ = 0;                // loop thread only: inside drive()
     mutable std::mutex mu_;
     std::map<long, std::string> children_;
     // The blocking-work thread (started by the first blocking(), joined by shutdown()).

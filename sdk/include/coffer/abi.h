@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 #define COFFER_ABI_MAJOR 1
-#define COFFER_ABI_MINOR 8
+#define COFFER_ABI_MINOR 9
 
 #if defined(_WIN32)
 #define COFFER_EXPORT __declspec(dllexport)
@@ -176,7 +176,39 @@ typedef struct coffer_host_api {
        it is queued (COFFER_OK) and lands shortly after, in call order. Audited as
        `credential_stored` (reference and plugin, never the value). Never blocks. */
     coffer_status (*credential_store)(coffer_host* host, coffer_str ref, coffer_str value);
+
+    /* --- ABI 1.9: the host's event loop, lent to plugins (docs/abi.md section 17) --- */
+    /* A plugin may run its I/O on the thread where the host serves MCP sessions (the network
+       thread) instead of a thread of its own, so a call relayed to it needs no hand-off between
+       threads. Every callback below runs on that thread, must not block, and must not call
+       back into a waiting function of the host. Registrations are numbered (never 0, never
+       reused); after loop_cancel(id) returns, its callback is not running on another thread and
+       will not be called again (cancelling from inside that callback is allowed). When the
+       plugin is unloaded the host drops whatever it left registered, uncalled. */
+    /* Calls ready(ctx, events) while `fd` is readable (COFFER_LOOP_READABLE) and/or writable
+       (COFFER_LOOP_WRITABLE) as asked in `events` — level-triggered: again and again until the
+       condition ends or the watch is cancelled; a call may be spurious, so read and write
+       without blocking. The host watches its own duplicate of `fd`: the plugin may close its
+       descriptor once it has cancelled the watch. COFFER_E_INVALID for a bad descriptor or no
+       event asked. Any thread. */
+    coffer_status (*loop_watch)(coffer_host* host, int fd, uint32_t events,
+                                void (*ready)(void* ctx, uint32_t events), void* ctx, uint64_t* id);
+    /* Calls fire(ctx) once, `delay_ms` from now. Any thread. */
+    coffer_status (*loop_timer)(coffer_host* host, uint64_t delay_ms, void (*fire)(void* ctx), void* ctx,
+                                uint64_t* id);
+    /* Calls fire(ctx) once, soon, on the loop thread; deferred calls run in the order they were
+       made. `id` may be NULL when the plugin will never cancel it. Any thread. */
+    coffer_status (*loop_defer)(coffer_host* host, void (*fire)(void* ctx), void* ctx, uint64_t* id);
+    /* Ends a watch, timer or deferred call (COFFER_E_NOT_FOUND when it already ran or ended). */
+    coffer_status (*loop_cancel)(coffer_host* host, uint64_t id);
+    /* 1 when the calling thread is the loop's, else 0. */
+    int (*loop_in_loop)(coffer_host* host);
 } coffer_host_api;
+
+/* ABI 1.9: the conditions loop_watch reports. */
+#define COFFER_LOOP_READABLE 1u
+#define COFFER_LOOP_WRITABLE 2u
+#define COFFER_LOOP_ERROR 4u /* reported (never asked for): the descriptor failed or hung up */
 
 /*
  * One resource kind. Function pointers marked optional may be NULL.

@@ -138,6 +138,30 @@ public:
         if (!has(&coffer_host_api::credential_store)) return COFFER_E_UNSUPPORTED;
         return api_->credential_store(host_, to_cstr(ref), to_cstr(value));
     }
+    // ABI 1.9: the host's event loop (docs/abi.md section 17). has_loop() is false on an older
+    // host: then run your own thread. The callbacks are C functions; ids are 0 on failure.
+    bool has_loop() const {
+        return has(&coffer_host_api::loop_in_loop) && api_->loop_watch && api_->loop_timer && api_->loop_defer &&
+               api_->loop_cancel;
+    }
+    std::uint64_t loop_watch(int fd, std::uint32_t events, void (*ready)(void*, std::uint32_t), void* ctx) const {
+        std::uint64_t id = 0;
+        if (!has_loop() || api_->loop_watch(host_, fd, events, ready, ctx, &id) != COFFER_OK) return 0;
+        return id;
+    }
+    std::uint64_t loop_timer(std::uint64_t delay_ms, void (*fire)(void*), void* ctx) const {
+        std::uint64_t id = 0;
+        if (!has_loop() || api_->loop_timer(host_, delay_ms, fire, ctx, &id) != COFFER_OK) return 0;
+        return id;
+    }
+    std::uint64_t loop_defer(void (*fire)(void*), void* ctx) const {
+        std::uint64_t id = 0;
+        if (!has_loop() || api_->loop_defer(host_, fire, ctx, &id) != COFFER_OK) return 0;
+        return id;
+    }
+    bool loop_cancel(std::uint64_t id) const { return has_loop() && api_->loop_cancel(host_, id) == COFFER_OK; }
+    bool in_loop() const { return has_loop() && api_->loop_in_loop(host_) != 0; }
+
     const coffer_host_api* api() const noexcept { return api_; }
     coffer_host* handle() const noexcept { return host_; }
 

@@ -61,6 +61,15 @@ test('one server: the union of every upstream, namespaced, valid names, determin
   assert.deepEqual(a, b);
 });
 
+test('the upstreams\' I/O runs where the environment says (the daemon\'s lent loop by default)', async () => {
+  const own = process.env.COFFER_MCP_SERVER_IO === 'thread';
+  for (const name of ['a', 'ev', 'evh']) {
+    const r = await vault.rest('GET', `/api/v1/resources/mcp_server/${name}`);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.resource.status.plugin.io, own ? 'own_thread' : 'host_loop');
+  }
+});
+
 test('colliding tool names route to their own server', async () => {
   const ra = await viaShim.callTool({ name: 'a__search', arguments: { query: 'coffer' } });
   const rb = await viaShim.callTool({ name: 'b__search', arguments: { query: 'coffer' } });

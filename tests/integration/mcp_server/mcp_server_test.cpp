@@ -59,6 +59,11 @@ BOOST_FIXTURE_TEST_CASE(stdio_server_lifecycle_and_test_action, Fixture) {
     auto st = plugin_status("up");
     BOOST_TEST(st.at("health").as_string() == "unknown");  // nothing started yet (lazy)
     BOOST_TEST(st.at("transport").as_string() == "stdio");
+    // The daemon lends the plugin its loop unless the environment asks for the plugin's own
+    // thread (ctest runs this file both ways: integration_mcp_server_own_thread).
+    const char* io = std::getenv("COFFER_MCP_SERVER_IO");
+    bool own = io && std::string(io) == "thread";
+    BOOST_TEST(st.at("io").as_string() == (own ? "own_thread" : "host_loop"));
     auto t = action("up", "test");
     auto& r = t.at("result");
     BOOST_TEST(r.at("ok").as_bool(), json::serialize(t));

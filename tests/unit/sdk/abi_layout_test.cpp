@@ -133,8 +133,17 @@ BOOST_AUTO_TEST_CASE(minor_7_appends_rescope) {
 
 BOOST_AUTO_TEST_CASE(minor_8_appends_credential_store) {
     // 1.8 only appended: credential_store after channel_inbound.
-    BOOST_TEST(sizeof(coffer_host_api) == offsetof(coffer_host_api, credential_store) + sizeof(void*));
-    BOOST_TEST(COFFER_ABI_MINOR == 8);
+    BOOST_TEST(offsetof(coffer_host_api, loop_watch) == offsetof(coffer_host_api, credential_store) + sizeof(void*));
+}
+
+BOOST_AUTO_TEST_CASE(minor_9_appends_the_lent_loop) {
+    // 1.9 only appended: the five loop functions after credential_store, in this order.
+    BOOST_TEST(offsetof(coffer_host_api, loop_timer) == offsetof(coffer_host_api, loop_watch) + sizeof(void*));
+    BOOST_TEST(offsetof(coffer_host_api, loop_defer) == offsetof(coffer_host_api, loop_timer) + sizeof(void*));
+    BOOST_TEST(offsetof(coffer_host_api, loop_cancel) == offsetof(coffer_host_api, loop_defer) + sizeof(void*));
+    BOOST_TEST(offsetof(coffer_host_api, loop_in_loop) == offsetof(coffer_host_api, loop_cancel) + sizeof(void*));
+    BOOST_TEST(sizeof(coffer_host_api) == offsetof(coffer_host_api, loop_in_loop) + sizeof(void*));
+    BOOST_TEST(COFFER_ABI_MINOR == 9);
 }
 
 BOOST_AUTO_TEST_CASE(a_c_plugin_is_drivable_by_the_fake_host) {
