@@ -121,6 +121,7 @@ std::vector<sdk::ActionInfo> GreeterKind::actions() const {
     return {
         {"greet", "Greet someone. Args: {\"who\": \"name\"} (1-64 characters, optional)."},
         {"reset", "Reset the greeting counter to zero."},
+        {"remind", "Greet someone later, from the host's event loop. Args: {\"who\": \"name\", \"after_ms\": 0-600000}."},
     };
 }
 
@@ -162,12 +163,15 @@ json::value GreeterInstance::status() {
         {"language", Style::from(info_.config).language},
         {"greetings_sent", sent_},
         {"last_greeted", last_greeted_.empty() ? json::value(nullptr) : json::value(last_greeted_)},
+        {"reminders_pending", reminders_.pending()},
+        {"reminders_sent", reminders_.sent()},
     };
 }
 
 json::value GreeterInstance::action(std::string_view name, const json::object& args) {
     if (name == "greet") return greet(args);
     if (name == "reset") return reset();
+    if (name == "remind") return remind(args);
     return Instance::action(name, args);  // COFFER_E_UNSUPPORTED "unknown action: …"
 }
 
@@ -209,6 +213,90 @@ json::value GreeterInstance::reset() {
     save();
     host_.info("greeter \"" + info_.name + "\" counter reset from " + std::to_string(previous));
     return json::object{{"greetings_sent", 0}, {"previous", previous}};
+}
+
+json::value GreeterInstance::remind(const json::object& args) {
+    sdk::Validation v;
+    std::string who = settings_.default_who;
+    std::int64_t after_ms = 0;
+    for (auto& [key, value] : args)
+        if (key != "who" && key != "after_ms")
+            v.fail("/" + std::string(key), "unknown argument; remind takes \"who\" and \"after_ms\"");
+    if (auto* w = args.if_contains("who")) {
+        if (!w->is_string() || utf8_length(w->as_string()) == 0 || utf8_length(w->as_string()) > kMaxWhoLength)
+            v.fail("/who", "must be a string of 1 to " + std::to_string(kMaxWhoLength) + " characters");
+        else
+            who = std::string(w->as_string());
+    }
+    if (auto* a = args.if_contains("after_ms")) {
+        if (!a->is_int64() || a->as_int64() < 0 || a->as_int64() > kMaxRemindDelayMs)
+            v.fail("/after_ms", "must be an integer from 0 to " + std::to_string(kMaxRemindDelayMs));
+        else
+            after_ms = a->as_int64();
+    }
+    if (!v.ok()) throw sdk::Error(COFFER_E_INVALID, "invalid arguments for remind", json::object{{"errors", v.errors()}});
+    if (!enabled_)
+        throw sdk::Error(COFFER_E_UNAVAILABLE, "greeter \"" + info_.name + "\" is disabled; enable it to greet");
+    if (!host_.has_loop())
+        throw sdk::Error(COFFER_E_UNSUPPORTED, "this host lends plugins no event loop (ABI 1.9 or newer is needed)");
+    if (!reminders_.schedule(info_.name, who, render(Style::from(info_.config), who), after_ms))
+        throw sdk::Error(COFFER_E_UNAVAILABLE, "the host did not schedule the reminder");
+    return json::object{{"scheduled", true}, {"after_ms", after_ms}};
+}
+
+// ---- Reminders -----------------------------------------------------------------------------
+
+bool Reminders::schedule(std::string resource, std::string who, std::string message, std::int64_t delay_ms) {
+    auto* p = new Pending{this, std::move(resource), std::move(who), std::move(message)};
+    std::lock_guard<std::mutex> g(mu_);  // held across the call: the callback cannot run before it is listed
+    auto id = delay_ms == 0 ? host_.loop_defer(&Reminders::fire, p)
+                            : host_.loop_timer(static_cast<std::uint64_t>(delay_ms), &Reminders::fire, p);
+    if (!id) {
+        delete p;
+        return false;
+    }
+    pending_.emplace(p, id);
+    return true;
+}
+
+// On the host's loop thread.
+void Reminders::fire(void* ctx) {
+    auto* p = static_cast<Pending*>(ctx);
+    auto* self = p->owner;
+    std::int64_t count = 0;
+    {
+        std::lock_guard<std::mutex> g(self->mu_);
+        if (!self->pending_.erase(p)) return;  // cancel() owns it
+        count = ++self->sent_;
+    }
+    self->host_.emit("greeter.reminded",
+                     json::object{{"resource", p->resource}, {"who", p->who}, {"message", p->message}, {"count", count}});
+    self->host_.info("greeter \"" + p->resource + "\" reminded " + p->who + ": " + p->message);
+    delete p;
+}
+
+void Reminders::cancel() {
+    std::map<Pending*, std::uint64_t> all;
+    {
+        std::lock_guard<std::mutex> g(mu_);
+        all = pending_;
+    }
+    // Not under the lock: loop_cancel waits for a callback that is running, which takes it.
+    for (auto& [p, id] : all) host_.loop_cancel(id);
+    // Whatever is still listed never ran and never will.
+    std::lock_guard<std::mutex> g(mu_);
+    for (auto& [p, id] : pending_) delete p;
+    pending_.clear();
+}
+
+std::int64_t Reminders::pending() const {
+    std::lock_guard<std::mutex> g(mu_);
+    return static_cast<std::int64_t>(pending_.size());
+}
+
+std::int64_t Reminders::sent() const {
+    std::lock_guard<std::mutex> g(mu_);
+    return sent_;
 }
 
 void GreeterInstance::remove() {

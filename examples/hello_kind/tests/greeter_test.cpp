@@ -3,6 +3,8 @@
 #define BOOST_TEST_MODULE hello_kind
 #include <boost/test/unit_test.hpp>
 
+#include <chrono>
+
 #include "../src/greeter.hpp"
 
 #include <coffer/testing.hpp>
@@ -51,9 +53,10 @@ BOOST_AUTO_TEST_CASE(declares_one_kind_with_schema_and_actions) {
     BOOST_TEST(schema.at("required") == parse(R"(["language"])"));
     BOOST_TEST(schema.at("additionalProperties") == false);
     auto actions = parse(std::string(coffer::testing::view(k.actions_json))).as_array();
-    BOOST_REQUIRE(actions.size() == 2u);
+    BOOST_REQUIRE(actions.size() == 3u);
     BOOST_TEST(actions[0].at("name") == "greet");
     BOOST_TEST(actions[1].at("name") == "reset");
+    BOOST_TEST(actions[2].at("name") == "remind");
 }
 
 BOOST_AUTO_TEST_CASE(refuses_a_host_of_another_major) {
@@ -188,6 +191,72 @@ BOOST_AUTO_TEST_CASE(a_disabled_greeter_does_not_greet) {
     BOOST_TEST(host.action(g, "greet", "{}").status == COFFER_E_UNAVAILABLE);
 }
 
+// remind: the host's event loop (ABI 1.9), here the fake host's, turned by the test.
+BOOST_AUTO_TEST_CASE(remind_greets_later_from_the_loop) {
+    Vault v("remind");
+    FakeHost host(coffer_plugin_entry_v1, "{}", v.dir);
+    host.lend_loop();
+    auto* g = host.create("greeter", "g1", R"({"language":"fr"})");
+    auto r = host.action(g, "remind", R"({"who":"Ada"})");  // after_ms 0: a deferred call
+    BOOST_REQUIRE_MESSAGE(r.ok(), r.message);
+    BOOST_TEST(parse(r.json) == parse(R"({"scheduled":true,"after_ms":0})"));
+    BOOST_TEST(host.events().empty());  // nothing happens until the loop turns
+    BOOST_TEST(parse(host.status(g).json).at("reminders_pending") == 1);
+    BOOST_TEST(host.turn_loop() == 1u);
+    BOOST_REQUIRE(host.events().size() == 1u);
+    BOOST_TEST(host.events()[0].topic == "greeter.reminded");
+    BOOST_TEST(parse(host.events()[0].json) ==
+               parse(R"({"resource":"g1","who":"Ada","message":"Bonjour, Ada!","count":1})"));
+
+    auto t0 = std::chrono::steady_clock::now();
+    BOOST_TEST(host.action(g, "remind", R"({"who":"Bob","after_ms":40})").ok());
+    BOOST_TEST(host.turn_loop() == 0u);  // not yet due
+    BOOST_TEST(host.turn_loop_until([&] { return host.events().size() == 2u; }));
+    BOOST_TEST((std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(40)));
+    auto st = parse(host.status(g).json);
+    BOOST_TEST(st.at("reminders_sent") == 2);
+    BOOST_TEST(st.at("reminders_pending") == 0);
+    BOOST_TEST(host.loop_registrations() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(stopping_cancels_pending_reminders) {
+    Vault v("remind-stop");
+    FakeHost host(coffer_plugin_entry_v1, "{}", v.dir);
+    host.lend_loop();
+    auto* g = host.create("greeter", "g1", R"({"language":"en"})");
+    BOOST_TEST(host.action(g, "remind", R"({"after_ms":60000})").ok());
+    BOOST_TEST(host.action(g, "remind", "{}").ok());
+    BOOST_TEST(host.loop_registrations() == 2u);
+    BOOST_TEST(host.stop(g).ok());
+    BOOST_TEST(host.loop_registrations() == 0u);  // both cancelled with the host
+    BOOST_TEST(host.turn_loop() == 0u);
+    BOOST_TEST(host.events().empty());
+    BOOST_TEST(parse(host.status(g).json).at("reminders_pending") == 0);
+    BOOST_TEST(host.action(g, "remind", "{}").status == COFFER_E_UNAVAILABLE);  // disabled
+}
+
+BOOST_AUTO_TEST_CASE(remind_checks_its_arguments_and_needs_a_loop) {
+    Vault v("remind-args");
+    FakeHost host(coffer_plugin_entry_v1, "{}", v.dir);
+    auto* g = host.create("greeter", "g1", R"({"language":"en"})");
+    auto r = host.action(g, "remind", "{}");
+    BOOST_TEST(r.status == COFFER_E_UNSUPPORTED);  // a host older than ABI 1.9 lends no loop
+    BOOST_TEST(r.message.find("event loop") != std::string::npos, r.message);
+    host.lend_loop();
+    struct Case {
+        const char* args;
+        const char* pointer;
+    };
+    for (auto c : {Case{R"({"after_ms":-1})", "/after_ms"}, Case{R"({"after_ms":600001})", "/after_ms"},
+                   Case{R"({"after_ms":"soon"})", "/after_ms"}, Case{R"({"who":""})", "/who"},
+                   Case{R"({"when":1})", "/when"}}) {
+        auto bad = host.action(g, "remind", c.args);
+        BOOST_TEST(bad.status == COFFER_E_INVALID, c.args);
+        BOOST_TEST(first_error(bad).at("pointer") == c.pointer, c.args);
+    }
+    BOOST_TEST(host.loop_registrations() == 0u);  // nothing scheduled by a refused call
+}
+
 BOOST_AUTO_TEST_CASE(unknown_action_is_unsupported) {
     Vault v("unknown");
     FakeHost host(coffer_plugin_entry_v1, "{}", v.dir);
@@ -217,10 +286,12 @@ BOOST_AUTO_TEST_CASE(status_reports_the_counter) {
     FakeHost host(coffer_plugin_entry_v1, "{}", v.dir);
     auto* g = host.create("greeter", "g1", R"({"language":"es"})");
     BOOST_TEST(parse(host.status(g).json) ==
-               parse(R"({"health":"ok","enabled":true,"language":"es","greetings_sent":0,"last_greeted":null})"));
+               parse(R"({"health":"ok","enabled":true,"language":"es","greetings_sent":0,"last_greeted":null,
+                       "reminders_pending":0,"reminders_sent":0})"));
     host.action(g, "greet", R"({"who":"Ada"})");
     BOOST_TEST(parse(host.status(g).json) ==
-               parse(R"({"health":"ok","enabled":true,"language":"es","greetings_sent":1,"last_greeted":"Ada"})"));
+               parse(R"({"health":"ok","enabled":true,"language":"es","greetings_sent":1,"last_greeted":"Ada",
+                       "reminders_pending":0,"reminders_sent":0})"));
     auto r = parse(host.action(g, "reset").json);
     BOOST_TEST(r == parse(R"({"greetings_sent":0,"previous":1})"));
     BOOST_TEST(parse(host.status(g).json).at("greetings_sent") == 0);

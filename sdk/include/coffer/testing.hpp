@@ -12,6 +12,10 @@
 
 #include <coffer/abi.h>
 
+#include <fcntl.h>
+#include <poll.h>
+
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <filesystem>
@@ -23,6 +27,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -47,6 +52,20 @@ struct coffer_host {
     std::vector<std::string> resolved;
     // ABI 1.8: the refs stored through credential_store, in order (values land in `credentials`).
     std::vector<std::string> stored;
+    // ABI 1.9: what the plugin registered on the fake loop (FakeHost::lend_loop, turn_loop).
+    struct LoopItem {
+        enum Kind { watch, timer, deferred } kind;
+        uint64_t id;
+        int fd;
+        uint32_t events;
+        void (*ready)(void*, uint32_t);
+        void (*fire)(void*);
+        void* ctx;
+        std::chrono::steady_clock::time_point due;
+    };
+    std::vector<LoopItem> loop;
+    uint64_t next_loop_id = 1;
+    std::thread::id turning;  // the thread inside turn_loop(), if any
 };
 
 // ABI 1.2 fakes: a session records what the provider sends the client; a call waits for its
@@ -299,6 +318,88 @@ public:
     }
     void interrupt_turn(coffer_instance* i, coffer_turn* t) { live_.at(i)->agent->interrupt(i, t); }
 
+    // ABI 1.9: offers the plugin a loop (by default the fake host has none, like a host older
+    // than 1.9). It turns only when the test calls turn_loop(), on the test's thread: due
+    // deferred calls and timers fire, ready watches are called (level-triggered, poll(2)).
+    void lend_loop() {
+        api_.loop_watch = [](coffer_host* h, int fd, uint32_t ev, void (*ready)(void*, uint32_t), void* ctx,
+                             uint64_t* id) {
+            ev &= COFFER_LOOP_READABLE | COFFER_LOOP_WRITABLE;
+            if (fd < 0 || !ready || !ev || ::fcntl(fd, F_GETFD) < 0) return COFFER_E_INVALID;
+            return add_loop(h, {coffer_host::LoopItem::watch, 0, fd, ev, ready, nullptr, ctx, {}}, id);
+        };
+        api_.loop_timer = [](coffer_host* h, uint64_t ms, void (*fire)(void*), void* ctx, uint64_t* id) {
+            if (!fire) return COFFER_E_INVALID;
+            auto due = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+            return add_loop(h, {coffer_host::LoopItem::timer, 0, -1, 0, nullptr, fire, ctx, due}, id);
+        };
+        api_.loop_defer = [](coffer_host* h, void (*fire)(void*), void* ctx, uint64_t* id) {
+            if (!fire) return COFFER_E_INVALID;
+            return add_loop(h, {coffer_host::LoopItem::deferred, 0, -1, 0, nullptr, fire, ctx, {}}, id);
+        };
+        api_.loop_cancel = [](coffer_host* h, uint64_t id) {
+            std::lock_guard<std::mutex> g(h->mu);
+            auto n = std::erase_if(h->loop, [id](const coffer_host::LoopItem& i) { return i.id == id; });
+            return n ? COFFER_OK : COFFER_E_NOT_FOUND;
+        };
+        api_.loop_in_loop = [](coffer_host* h) {
+            std::lock_guard<std::mutex> g(h->mu);
+            return h->turning == std::this_thread::get_id() ? 1 : 0;
+        };
+    }
+    // One turn of the fake loop; returns how many callbacks ran.
+    std::size_t turn_loop() {
+        std::vector<coffer_host::LoopItem> items;
+        {
+            std::lock_guard<std::mutex> g(host_.mu);
+            items = host_.loop;
+            host_.turning = std::this_thread::get_id();
+        }
+        std::size_t ran = 0;
+        auto now = std::chrono::steady_clock::now();
+        for (auto& it : items) {
+            uint32_t ev = 0;
+            if (it.kind == coffer_host::LoopItem::watch) {
+                pollfd p{it.fd, 0, 0};
+                if (it.events & COFFER_LOOP_READABLE) p.events |= POLLIN;
+                if (it.events & COFFER_LOOP_WRITABLE) p.events |= POLLOUT;
+                if (::poll(&p, 1, 0) <= 0) continue;
+                if (p.revents & (POLLIN | POLLHUP)) ev |= it.events & COFFER_LOOP_READABLE;
+                if (p.revents & POLLOUT) ev |= COFFER_LOOP_WRITABLE;
+                if (p.revents & (POLLERR | POLLHUP | POLLNVAL)) ev |= COFFER_LOOP_ERROR;
+            } else if (it.kind == coffer_host::LoopItem::timer && it.due > now) {
+                continue;
+            }
+            {
+                // Still registered (an earlier callback of this turn may have cancelled it)?
+                std::lock_guard<std::mutex> g(host_.mu);
+                auto found = std::find_if(host_.loop.begin(), host_.loop.end(),
+                                          [&](const coffer_host::LoopItem& i) { return i.id == it.id; });
+                if (found == host_.loop.end()) continue;
+                if (it.kind != coffer_host::LoopItem::watch) host_.loop.erase(found);  // one shot
+            }
+            if (it.kind == coffer_host::LoopItem::watch) it.ready(it.ctx, ev);
+            else it.fire(it.ctx);
+            ++ran;
+        }
+        std::lock_guard<std::mutex> g(host_.mu);
+        host_.turning = {};
+        return ran;
+    }
+    // Turns the loop until `done()` holds or `limit` passes; returns done().
+    template <typename Pred> bool turn_loop_until(Pred done, std::chrono::milliseconds limit = std::chrono::seconds(5)) {
+        auto end = std::chrono::steady_clock::now() + limit;
+        while (!done() && std::chrono::steady_clock::now() < end) {
+            if (turn_loop() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        return done();
+    }
+    // Registrations still live on the fake loop.
+    std::size_t loop_registrations() {
+        std::lock_guard<std::mutex> g(host_.mu);
+        return host_.loop.size();
+    }
+
     // ABI 1.3: what credential_resolve answers (ref → value); erase to make a ref unresolvable.
     void set_credential(const std::string& ref, const std::string& value) {
         std::lock_guard<std::mutex> g(host_.mu);
@@ -345,6 +446,13 @@ public:
     const std::vector<coffer_host::Audit>& audits() const { return host_.audits; }
 
 private:
+    static coffer_status add_loop(coffer_host* h, coffer_host::LoopItem item, uint64_t* id) {
+        std::lock_guard<std::mutex> g(h->mu);
+        item.id = h->next_loop_id++;
+        if (id) *id = item.id;
+        h->loop.push_back(item);
+        return COFFER_OK;
+    }
     static Result finish(coffer_status st, const coffer_reply& r) {
         Result out;
         out.status = st;

@@ -5,6 +5,9 @@
 
 #include "daemon_fixture.hpp"
 
+#include <chrono>
+#include <thread>
+
 using namespace coffer::test;
 namespace json = boost::json;
 namespace fs = std::filesystem;
@@ -89,4 +92,17 @@ BOOST_AUTO_TEST_CASE(example_plugin_through_the_installed_cli) {
     }
     BOOST_TEST(created_rows == 1);
     BOOST_TEST(action_rows == 1);
+
+    // remind: the out-of-tree plugin schedules on the daemon's lent loop (ABI 1.9); the greeting
+    // arrives later, from the network thread, and the status counts it.
+    auto remind = v.coffer_json({"resource", "action", "greeter:g1", "remind", "--args", R"({"who":"Lin","after_ms":50})"}, 0);
+    BOOST_TEST(remind.at("result").at("scheduled").as_bool());
+    bool sent = false;
+    for (int i = 0; i < 100 && !sent; ++i) {
+        auto st = v.coffer_json({"resource", "show", "greeter:g1"}, 0);
+        auto& plugin = st.at("resource").at("status").at("plugin");
+        sent = plugin.at("reminders_sent").as_int64() == 1 && plugin.at("reminders_pending").as_int64() == 0;
+        if (!sent) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    BOOST_TEST(sent, "the reminder never fired on the daemon's loop");
 }
