@@ -26,8 +26,12 @@
 
 #include <boost/json.hpp>
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -334,9 +338,34 @@ public:
         return out;
     }
 
+    // Metering in stretches: resume() … pause() adds each stretch; accumulated() per call.
+    void resume() { start(); }
+    void pause() {
+        if (total_.size() != procs_.size()) total_.assign(procs_.size(), Cpu{});
+        for (std::size_t i = 0; i < procs_.size(); ++i)
+            for (auto& [tid, now] : threads_of(procs_[i].second)) {
+                Cpu was;
+                if (auto it = before_[i].find(tid); it != before_[i].end()) was = it->second;
+                total_[i].ns += now.ns - was.ns, total_[i].vol += now.vol - was.vol, total_[i].invol += now.invol - was.invol;
+            }
+    }
+    std::string accumulated(long calls) const {
+        std::string out;
+        char buf[200];
+        auto n = static_cast<double>(calls);
+        for (std::size_t i = 0; i < procs_.size() && i < total_.size(); ++i) {
+            std::snprintf(buf, sizeof buf, "%s%s %.1f us %.2f+%.2f sw", out.empty() ? "" : ", ", procs_[i].first.c_str(),
+                          total_[i].ns / 1000.0 / n, static_cast<double>(total_[i].vol) / n,
+                          static_cast<double>(total_[i].invol) / n);
+            out += buf;
+        }
+        return out;
+    }
+
 private:
     std::vector<std::pair<std::string, pid_t>> procs_;
     std::vector<std::map<long, Cpu>> before_;
+    std::vector<Cpu> total_;
 };
 
 std::size_t count_entries(const fs::path& dir) {
@@ -400,6 +429,128 @@ bool open_http_session(Daemon& d, HttpSession& s) {
     if (n.status != 202) return false;
     return http_call_ok(d, s, 2);  // starts this session's upstream
 }
+
+// A Streamable HTTP client straight on /mcp that keeps its connection, as SDK clients do (the
+// path without a shim): one TCP connection, one request at a time, JSON or SSE answers.
+class HttpPeer {
+public:
+    HttpPeer(std::uint16_t port, std::string token) : port_(port), token_(std::move(token)) {
+        fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_port = htons(port_);
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (fd_ < 0 || ::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0)
+            throw std::runtime_error("http: cannot connect to the daemon");
+        int one = 1;
+        ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    }
+    ~HttpPeer() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    HttpPeer(const HttpPeer&) = delete;
+    HttpPeer& operator=(const HttpPeer&) = delete;
+
+    void handshake() {
+        auto init = post(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"coffer-bench-gateway-keepalive","version":"1"}}})");
+        if (!init.is_object() || !init.as_object().contains("result") || session_.empty())
+            throw std::runtime_error("http: initialize failed: " + json::serialize(init));
+        post(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+        if (status_ != 202) throw std::runtime_error("http: notifications/initialized answered " + std::to_string(status_));
+    }
+    // One echo call through the gateway, timed from the write to the whole answer read.
+    double call_once(const std::string& tool, const std::string& argument, const std::string& expect) {
+        auto id = next_id_++;
+        auto body = R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":{"name":")" +
+                    tool + R"(","arguments":{")" + argument + R"(":"benchmark payload"}}})";
+        auto t0 = Clock::now();
+        auto v = post(body);
+        double us = us_since(t0);
+        auto text = json::serialize(v);
+        if (status_ != 200 || text.find(expect) == std::string::npos)
+            throw std::runtime_error("http: bad reply: " + text.substr(0, 300));
+        return us;
+    }
+
+private:
+    json::value post(const std::string& body) {
+        std::string req = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port_) +
+                          "\r\nX-Coffer-Token: " + token_ +
+                          "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
+        if (!session_.empty()) req += "Mcp-Session-Id: " + session_ + "\r\nMCP-Protocol-Version: 2025-11-25\r\n";
+        req += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+        for (std::size_t off = 0; off < req.size();) {
+            auto n = ::write(fd_, req.data() + off, req.size() - off);
+            if (n <= 0) throw std::runtime_error("http: write failed");
+            off += static_cast<std::size_t>(n);
+        }
+        // Head.
+        std::size_t end;
+        while ((end = buf_.find("\r\n\r\n")) == std::string::npos) fill();
+        auto head = buf_.substr(0, end);
+        buf_.erase(0, end + 4);
+        status_ = std::atoi(head.c_str() + 9);
+        std::map<std::string, std::string> h;
+        std::istringstream lines(head);
+        std::string line;
+        std::getline(lines, line);
+        while (std::getline(lines, line)) {
+            auto colon = line.find(':');
+            if (colon == std::string::npos) continue;
+            auto key = line.substr(0, colon);
+            for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            auto value = line.substr(colon + 1);
+            while (!value.empty() && (value.front() == ' ')) value.erase(0, 1);
+            while (!value.empty() && (value.back() == '\r' || value.back() == ' ')) value.pop_back();
+            h[key] = value;
+        }
+        if (h.count("mcp-session-id")) session_ = h["mcp-session-id"];
+        // Body: Content-Length or chunked.
+        std::string payload;
+        if (h.count("content-length")) {
+            auto n = static_cast<std::size_t>(std::stoul(h["content-length"]));
+            while (buf_.size() < n) fill();
+            payload = buf_.substr(0, n);
+            buf_.erase(0, n);
+        } else if (h.count("transfer-encoding")) {
+            for (;;) {
+                std::size_t eol;
+                while ((eol = buf_.find("\r\n")) == std::string::npos) fill();
+                auto size = std::stoul(buf_.substr(0, eol), nullptr, 16);
+                buf_.erase(0, eol + 2);
+                while (buf_.size() < size + 2) fill();
+                payload += buf_.substr(0, size);
+                buf_.erase(0, size + 2);
+                if (size == 0) break;
+            }
+        }
+        if (payload.empty()) return nullptr;
+        if (h["content-type"].rfind("text/event-stream", 0) != 0) return parse(payload);
+        json::value last;
+        std::size_t pos = 0;
+        while ((pos = payload.find("data: ", pos)) != std::string::npos) {
+            auto eol = payload.find('\n', pos);
+            last = parse(payload.substr(pos + 6, eol - pos - 6));
+            pos = eol;
+        }
+        return last;
+    }
+    void fill() {
+        pollfd p{fd_, POLLIN, 0};
+        if (::poll(&p, 1, 10000) <= 0) throw std::runtime_error("http: no answer within 10 s");
+        char tmp[65536];
+        auto n = ::read(fd_, tmp, sizeof tmp);
+        if (n <= 0) throw std::runtime_error("http: the daemon closed the connection");
+        buf_.append(tmp, static_cast<std::size_t>(n));
+    }
+
+    std::uint16_t port_;
+    std::string token_;
+    int fd_ = -1;
+    std::string buf_, session_;
+    int status_ = 0;
+    std::int64_t next_id_ = 100;
+};
 
 }  // namespace
 
@@ -546,6 +697,34 @@ int main(int argc, char** argv) {
             std::printf("  paired    p50=%7.1f  p90=%7.1f  p99=%7.1f\n", median(diff), percentile(diff, 0.9), percentile(diff, 0.99));
             std::printf("  cpu direct:  %s\n", direct_cpu.per_call(samples).c_str());
             std::printf("  cpu gateway: %s\n", gateway_cpu.per_call(samples).c_str());
+
+            // The same against a client on Streamable HTTP straight to /mcp (keep-alive, no shim),
+            // alternating with the shim path so both see the same machine; the daemon's CPU is
+            // metered per path, each in its own stretch of calls.
+            HttpPeer http(d.port(), d.token());
+            http.handshake();
+            for (int i = 0; i < warmup; ++i) http.call_once("up__echo", argument, expect);
+            std::vector<double> hl, sl;
+            CpuMeter daemon_http({{"daemon", d.pid()}}), daemon_shim({{"daemon", d.pid()}});
+            const int stretch = 250;
+            for (int done = 0; done < samples; done += stretch) {
+                int n = std::min(stretch, samples - done);
+                daemon_http.resume();
+                for (int i = 0; i < n; ++i) hl.push_back(http.call_once("up__echo", argument, expect));
+                daemon_http.pause();
+                daemon_shim.resume();
+                for (int i = 0; i < n; ++i) sl.push_back(gateway.call_once());
+                daemon_shim.pause();
+            }
+            auto hs = stats(hl), ss = stats(sl);
+            std::printf("front doors, alternating stretches of %d calls (n=%d each), us\n", stretch, samples);
+            std::printf("  http /mcp p50=%7.1f  p90=%7.1f  p99=%7.1f  mean=%7.1f   (keep-alive client, no shim)\n",
+                        hs.p50, hs.p90, hs.p99, hs.mean);
+            std::printf("  shim      p50=%7.1f  p90=%7.1f  p99=%7.1f  mean=%7.1f\n", ss.p50, ss.p90, ss.p99, ss.mean);
+            std::printf("  http/shim p50 = %.2f   (target: the HTTP front no slower than the shim path, <= 1.00)\n",
+                        hs.p50 / ss.p50);
+            std::printf("  cpu http: %s\n", daemon_http.accumulated(samples).c_str());
+            std::printf("  cpu shim: %s\n", daemon_shim.accumulated(samples).c_str());
         }
 
         // ---- 2. throughput, 16 in flight ----------------------------------------------------------
