@@ -725,6 +725,20 @@ int main(int argc, char** argv) {
                         hs.p50 / ss.p50);
             std::printf("  cpu http: %s\n", daemon_http.accumulated(samples).c_str());
             std::printf("  cpu shim: %s\n", daemon_shim.accumulated(samples).c_str());
+
+            // The floor of CPU per relayed call on this machine: a process that only copies bytes
+            // (coffer-bench-relay), one call at a time, as the shim and the daemon each are. What
+            // such a process spends is the price of being woken twice per call here.
+            for (int i = 0; i < warmup; ++i) relay1.call_once();
+            CpuMeter relay_cpu({{"relay", relay1.peer->pid()}});
+            std::vector<double> rl;
+            relay_cpu.start();
+            for (int i = 0; i < samples; ++i) rl.push_back(relay1.call_once());
+            auto rs = stats(rl);
+            std::printf("floor: one no-op relay process in the path, one call at a time (n=%d), us\n", samples);
+            std::printf("  relay1    p50=%7.1f  p90=%7.1f  p99=%7.1f  mean=%7.1f\n", rs.p50, rs.p90, rs.p99, rs.mean);
+            std::printf("  cpu relay1: %s   (compare: shim and daemon above; targets shim <= 20, daemon <= 40)\n",
+                        relay_cpu.per_call(samples).c_str());
         }
 
         // ---- 2. throughput, 16 in flight ----------------------------------------------------------
