@@ -11,6 +11,7 @@ PACKAGES=(
   wordnet-base
   chromium  # the web console's browser tests (tests/console, driven by playwright-core)
   debootstrap  # the .deb installed in a clean Debian 12 root (tests/packaging)
+  file  # cpack's DEB generator needs it to compute the package's shared-library dependencies
 )
 
 missing=()

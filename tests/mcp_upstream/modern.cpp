@@ -176,7 +176,8 @@ std::optional<std::string> decode_header_value(std::string_view raw) {
 
 std::optional<std::string> header_mismatch(const json::object& headers, const std::string& method,
                                            const json::object& params, const json::object* input_schema) {
-    auto version = meta_of(params).if_contains(kProtocolVersionKey);
+    auto meta = meta_of(params);  // a copy: what if_contains points into must outlive the checks
+    auto* version = meta.if_contains(kProtocolVersionKey);
     std::string body_version = version && version->is_string() ? std::string(version->as_string()) : "";
     if (auto e = check_equal(headers, "mcp-protocol-version", "MCP-Protocol-Version", body_version, false)) return e;
     if (auto e = check_equal(headers, "mcp-method", "Mcp-Method", method, false)) return e;

@@ -80,7 +80,7 @@ public:
             shared->done.set_value();
         });
         while (!queued || fut.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
-            if ((!queued || !running()) && !shared->claimed.exchange(true)) {
+            if ((!queued || !running() || io_->stopped()) && !shared->claimed.exchange(true)) {
                 f();
                 return;
             }
