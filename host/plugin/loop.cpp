@@ -1,13 +1,13 @@
 #include "plugin/loop.hpp"
 
 #include <coffer/handoff.hpp>
+#include <coffer/loop_poll.hpp>
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include <fcntl.h>
-#include <poll.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -18,8 +18,6 @@ namespace coffer::plugin {
 namespace asio = boost::asio;
 
 struct Loop::Entry {
-    enum class Kind { watch, timer, deferred };
-    Kind kind = Kind::deferred;
     std::uint64_t id = 0;
     std::string owner;
     std::recursive_mutex mu;  // held while the callback runs
@@ -94,7 +92,6 @@ coffer_status Loop::watch(const std::string& owner, int fd, std::uint32_t events
     int mine = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
     if (mine < 0) return COFFER_E_INVALID;
     auto e = add(owner);
-    e->kind = Entry::Kind::watch;
     e->events = events;
     e->ready = ready;
     e->ctx = ctx;
@@ -133,14 +130,8 @@ void Loop::arm(const std::shared_ptr<Entry>& e) {
     // callback left unread, a pipe with room) would otherwise wait for a change that may never
     // come. Look once, after the waits are queued, so no edge falls between the look and them.
     if (e->check_posted) return;
-    pollfd p{e->desc->native_handle(), 0, 0};
-    if (e->events & COFFER_LOOP_READABLE) p.events |= POLLIN;
-    if (e->events & COFFER_LOOP_WRITABLE) p.events |= POLLOUT;
-    if (::poll(&p, 1, 0) <= 0 || p.revents == 0) return;
-    std::uint32_t now = 0;
-    if (p.revents & (POLLIN | POLLHUP)) now |= e->events & COFFER_LOOP_READABLE;
-    if (p.revents & POLLOUT) now |= COFFER_LOOP_WRITABLE;
-    if (p.revents & (POLLERR | POLLHUP | POLLNVAL)) now |= COFFER_LOOP_ERROR;
+    auto now = loop_poll::look(e->desc->native_handle(), e->events);
+    if (!now) return;
     e->check_posted = true;
     asio::post(io_, [this, e, now] {
         e->check_posted = false;
@@ -179,7 +170,6 @@ coffer_status Loop::timer(const std::string& owner, std::uint64_t delay_ms, Fire
                           std::uint64_t* id) {
     if (!fire_fn) return COFFER_E_INVALID;
     auto e = add(owner);
-    e->kind = Entry::Kind::timer;
     e->fire = fire_fn;
     e->ctx = ctx;
     if (id) *id = e->id;

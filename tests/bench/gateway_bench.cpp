@@ -22,16 +22,13 @@
 // Prints figures; asserts nothing about time. Exits non-zero only when something did not work
 // (a call failed, a session was refused), so a broken gateway cannot pass as a fast one.
 #include "daemon_fixture.hpp"
+#include "http_stream.hpp"
 #include "stats.hpp"
 
 #include <boost/json.hpp>
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
-#include <sys/socket.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -431,25 +428,11 @@ bool open_http_session(Daemon& d, HttpSession& s) {
 }
 
 // A Streamable HTTP client straight on /mcp that keeps its connection, as SDK clients do (the
-// path without a shim): one TCP connection, one request at a time, JSON or SSE answers.
+// path without a shim): one TCP connection (HttpStream, keep-alive), one request at a time, JSON
+// or SSE answers.
 class HttpPeer {
 public:
-    HttpPeer(std::uint16_t port, std::string token) : port_(port), token_(std::move(token)) {
-        fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_port = htons(port_);
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (fd_ < 0 || ::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0)
-            throw std::runtime_error("http: cannot connect to the daemon");
-        int one = 1;
-        ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    }
-    ~HttpPeer() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    HttpPeer(const HttpPeer&) = delete;
-    HttpPeer& operator=(const HttpPeer&) = delete;
+    HttpPeer(std::uint16_t port, std::string token) : port_(port), token_(std::move(token)) {}
 
     void handshake() {
         auto init = post(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"coffer-bench-gateway-keepalive","version":"1"}}})");
@@ -473,81 +456,27 @@ public:
     }
 
 private:
+    // One POST on the kept connection; the JSON-RPC message of the answer (null for none).
     json::value post(const std::string& body) {
-        std::string req = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port_) +
-                          "\r\nX-Coffer-Token: " + token_ +
-                          "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
-        if (!session_.empty()) req += "Mcp-Session-Id: " + session_ + "\r\nMCP-Protocol-Version: 2025-11-25\r\n";
-        req += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
-        for (std::size_t off = 0; off < req.size();) {
-            auto n = ::write(fd_, req.data() + off, req.size() - off);
-            if (n <= 0) throw std::runtime_error("http: write failed");
-            off += static_cast<std::size_t>(n);
+        std::map<std::string, std::string> h{{"X-Coffer-Token", token_}, {"Accept", "application/json, text/event-stream"}};
+        if (!session_.empty()) {
+            h["Mcp-Session-Id"] = session_;
+            h["MCP-Protocol-Version"] = "2025-11-25";
         }
-        // Head.
-        std::size_t end;
-        while ((end = buf_.find("\r\n\r\n")) == std::string::npos) fill();
-        auto head = buf_.substr(0, end);
-        buf_.erase(0, end + 4);
-        status_ = std::atoi(head.c_str() + 9);
-        std::map<std::string, std::string> h;
-        std::istringstream lines(head);
-        std::string line;
-        std::getline(lines, line);
-        while (std::getline(lines, line)) {
-            auto colon = line.find(':');
-            if (colon == std::string::npos) continue;
-            auto key = line.substr(0, colon);
-            for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            auto value = line.substr(colon + 1);
-            while (!value.empty() && (value.front() == ' ')) value.erase(0, 1);
-            while (!value.empty() && (value.back() == '\r' || value.back() == ' ')) value.pop_back();
-            h[key] = value;
-        }
-        if (h.count("mcp-session-id")) session_ = h["mcp-session-id"];
-        // Body: Content-Length or chunked.
-        std::string payload;
-        if (h.count("content-length")) {
-            auto n = static_cast<std::size_t>(std::stoul(h["content-length"]));
-            while (buf_.size() < n) fill();
-            payload = buf_.substr(0, n);
-            buf_.erase(0, n);
-        } else if (h.count("transfer-encoding")) {
-            for (;;) {
-                std::size_t eol;
-                while ((eol = buf_.find("\r\n")) == std::string::npos) fill();
-                auto size = std::stoul(buf_.substr(0, eol), nullptr, 16);
-                buf_.erase(0, eol + 2);
-                while (buf_.size() < size + 2) fill();
-                payload += buf_.substr(0, size);
-                buf_.erase(0, size + 2);
-                if (size == 0) break;
-            }
-        }
-        if (payload.empty()) return nullptr;
-        if (h["content-type"].rfind("text/event-stream", 0) != 0) return parse(payload);
-        json::value last;
-        std::size_t pos = 0;
-        while ((pos = payload.find("data: ", pos)) != std::string::npos) {
-            auto eol = payload.find('\n', pos);
-            last = parse(payload.substr(pos + 6, eol - pos - 6));
-            pos = eol;
-        }
-        return last;
-    }
-    void fill() {
-        pollfd p{fd_, POLLIN, 0};
-        if (::poll(&p, 1, 10000) <= 0) throw std::runtime_error("http: no answer within 10 s");
-        char tmp[65536];
-        auto n = ::read(fd_, tmp, sizeof tmp);
-        if (n <= 0) throw std::runtime_error("http: the daemon closed the connection");
-        buf_.append(tmp, static_cast<std::size_t>(n));
+        if (!conn_) conn_ = std::make_unique<HttpStream>(port_, "POST", "/mcp", body, h);
+        else if (!conn_->send("POST", "/mcp", body, h)) throw std::runtime_error("http: the daemon closed the connection");
+        if (!conn_->read_head()) throw std::runtime_error("http: no answer within 10 s");
+        status_ = conn_->status();
+        if (auto id = conn_->header("mcp-session-id"); !id.empty()) session_ = id;
+        HttpResult r{status_, {{"content-type", conn_->header("content-type")}}, conn_->body()};
+        if (!conn_->ended()) throw std::runtime_error("http: the answer did not end");
+        return r.body.empty() ? json::value() : mcp_message(r);
     }
 
     std::uint16_t port_;
     std::string token_;
-    int fd_ = -1;
-    std::string buf_, session_;
+    std::unique_ptr<HttpStream> conn_;
+    std::string session_;
     int status_ = 0;
     std::int64_t next_id_ = 100;
 };

@@ -21,9 +21,22 @@ std::string lower(std::string s) {
 }  // namespace
 
 HttpStream::HttpStream(std::uint16_t port, const std::string& method, const std::string& target, const std::string& body,
-                       const std::map<std::string, std::string>& headers) {
+                       const std::map<std::string, std::string>& headers)
+    : port_(port) {
     fd_ = connect_loopback(port);
     if (fd_ < 0) return;
+    ended_ = true;  // no response is owed yet
+    send(method, target, body, headers);
+}
+
+bool HttpStream::send(const std::string& method, const std::string& target, const std::string& body,
+                      const std::map<std::string, std::string>& headers) {
+    if (fd_ < 0 || eof_ || !ended_) return false;
+    status_ = 0;
+    headers_.clear();
+    body_.clear();
+    chunked_ = ended_ = false;
+    remaining_ = -1;
     std::string req = method + " " + target + " HTTP/1.1\r\n";
     bool has_host = false, has_type = false;
     for (auto& [k, v] : headers) {
@@ -32,15 +45,16 @@ HttpStream::HttpStream(std::uint16_t port, const std::string& method, const std:
         has_type |= lk == "content-type";
         req += k + ": " + v + "\r\n";
     }
-    if (!has_host) req += "Host: 127.0.0.1:" + std::to_string(port) + "\r\n";
+    if (!has_host) req += "Host: 127.0.0.1:" + std::to_string(port_) + "\r\n";
     if (!has_type && !body.empty()) req += "Content-Type: application/json\r\n";
     req += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
     std::size_t sent = 0;
     while (sent < req.size()) {
-        auto n = send(fd_, req.data() + sent, req.size() - sent, MSG_NOSIGNAL);
-        if (n <= 0) break;
+        auto n = ::send(fd_, req.data() + sent, req.size() - sent, MSG_NOSIGNAL);
+        if (n <= 0) return false;
         sent += static_cast<std::size_t>(n);
     }
+    return true;
 }
 
 HttpStream::~HttpStream() { close(); }

@@ -1,5 +1,6 @@
-// Test support: one HTTP/1.1 exchange whose response is read incrementally — a chunked
-// text/event-stream (SSE events one at a time) or a plain body. Plain sockets, no Beast.
+// Test support: an HTTP/1.1 exchange whose response is read incrementally — a chunked
+// text/event-stream (SSE events one at a time) or a plain body — and, with send(), the next ones
+// on the same connection. Plain sockets, no Beast.
 #pragma once
 
 #include <chrono>
@@ -22,6 +23,10 @@ public:
     HttpStream(std::uint16_t port, const std::string& method, const std::string& target, const std::string& body = "",
                const std::map<std::string, std::string>& headers = {});
     ~HttpStream();
+    // The next request on the same connection (HTTP/1.1 keep-alive), once the previous response
+    // was read to its end; the response state starts over. False when it cannot be sent.
+    bool send(const std::string& method, const std::string& target, const std::string& body = "",
+              const std::map<std::string, std::string>& headers = {});
     HttpStream(const HttpStream&) = delete;
     HttpStream& operator=(const HttpStream&) = delete;
 
@@ -42,6 +47,7 @@ private:
     bool fill(std::chrono::steady_clock::time_point deadline);  // read more raw bytes
     bool decode(std::chrono::steady_clock::time_point deadline);  // move body bytes into body_
     int fd_ = -1;
+    std::uint16_t port_ = 0;
     int status_ = 0;
     std::map<std::string, std::string> headers_;
     std::string raw_;   // unparsed bytes from the socket

@@ -45,7 +45,6 @@ void Runtime::on_ready(void* self, std::uint32_t) { static_cast<Runtime*>(self)-
 
 void Runtime::on_turn(void* self) {
     auto* rt = static_cast<Runtime*>(self);
-    rt->turn_asked_ = false;
     rt->turn_id_ = 0;
     rt->drive();
 }
@@ -64,10 +63,8 @@ void Runtime::drive() {
 }
 
 void Runtime::wake() {
-    if (driving_depth_ > 0 || turn_asked_ || !lent_) return;  // drive() polls what was queued
-    turn_asked_ = true;
+    if (driving_depth_ > 0 || turn_id_ || !lent_) return;  // drive() polls what was queued; a turn is owed
     turn_id_ = host_.loop_defer(&Runtime::on_turn, this);
-    if (!turn_id_) turn_asked_ = false;
 }
 
 void Runtime::start() {
@@ -199,7 +196,6 @@ void Runtime::stop_lent() {
     host_.loop_cancel(watch_id_);  // returns once a drive() running on the loop has ended
     if (auto turn = turn_id_.exchange(0)) host_.loop_cancel(turn);
     watch_id_ = 0;
-    turn_asked_ = false;
 }
 
 bool Runtime::post(std::function<void()> fn) {

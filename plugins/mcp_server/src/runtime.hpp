@@ -122,8 +122,7 @@ private:
     // The lent loop (ABI 1.9): set by start(), read by any thread.
     std::atomic<bool> lent_{false};
     std::uint64_t watch_id_ = 0;           // the host's watch of the reactor descriptor
-    std::atomic<std::uint64_t> turn_id_{0};  // a deferred drive() the loop still owes us
-    bool turn_asked_ = false;              // loop thread only
+    std::atomic<std::uint64_t> turn_id_{0};  // a deferred drive() the loop still owes us (0: none)
     int driving_depth_ = 0;                // loop thread only: inside drive()
     mutable std::mutex mu_;
     std::map<long, std::string> children_;

@@ -11,9 +11,9 @@
 #pragma once
 
 #include <coffer/abi.h>
+#include <coffer/loop_poll.hpp>
 
 #include <fcntl.h>
-#include <poll.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -360,13 +360,7 @@ public:
         for (auto& it : items) {
             uint32_t ev = 0;
             if (it.kind == coffer_host::LoopItem::watch) {
-                pollfd p{it.fd, 0, 0};
-                if (it.events & COFFER_LOOP_READABLE) p.events |= POLLIN;
-                if (it.events & COFFER_LOOP_WRITABLE) p.events |= POLLOUT;
-                if (::poll(&p, 1, 0) <= 0) continue;
-                if (p.revents & (POLLIN | POLLHUP)) ev |= it.events & COFFER_LOOP_READABLE;
-                if (p.revents & POLLOUT) ev |= COFFER_LOOP_WRITABLE;
-                if (p.revents & (POLLERR | POLLHUP | POLLNVAL)) ev |= COFFER_LOOP_ERROR;
+                if (!(ev = loop_poll::look(it.fd, it.events))) continue;
             } else if (it.kind == coffer_host::LoopItem::timer && it.due > now) {
                 continue;
             }
