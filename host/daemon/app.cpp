@@ -209,6 +209,26 @@ core::Result<void> App::load_plugins() {
     return {};
 }
 
+// Hybrid tool search, when $COFFER_TOOLSEARCH_EMBEDDINGS_* name an endpoint: its key is resolved
+// from the credential store now (a key that cannot be resolved stops startup rather than
+// silently searching without it).
+core::Result<void> App::tool_search_settings(toolsearch::HybridSettings& out) {
+    if (opt_.toolsearch_embeddings_url.empty()) return {};
+    out.base_url = opt_.toolsearch_embeddings_url;
+    out.model = opt_.toolsearch_embeddings_model;
+    out.vector_weight = opt_.toolsearch_vector_weight;
+    if (auto& key = opt_.toolsearch_embeddings_key; !key.empty()) {
+        auto r = credentials_->resolve(std::string_view(key).substr(std::string_view("credref:").size()));
+        if (r.outcome != credential::Resolution::Outcome::ok)
+            return core::Error::make(core::code::bad_request,
+                                     "COFFER_TOOLSEARCH_EMBEDDINGS_KEY: " + r.message);
+        out.api_key = std::move(r.value);
+    }
+    core::log::info("tool search: hybrid", {{"embeddings", out.base_url}, {"model", out.model},
+                                            {"vector_weight", static_cast<double>(out.vector_weight)}});
+    return {};
+}
+
 core::Result<void> App::start_resources() {
     resources_ = std::make_unique<resource::Service>(*db_, *registry_, resource::this_machine());
     mcp::Config cfg;
@@ -221,6 +241,7 @@ core::Result<void> App::start_resources() {
     if (auto& r = opt_.mcp_connection_rate) cfg.connection_sessions = mcp::Rate{r->per_second, r->burst};
     cfg.machine = resources_->machine();
     cfg.server_version = COFFER_VERSION;
+    if (auto r = tool_search_settings(cfg.tool_search); !r) return r;
     gateway_ = std::make_unique<mcp::Gateway>(net_, resources_->providers(), std::move(cfg));
     // Lifecycle (service thread) → gateway (network thread): before an instance stops, changes or
     // goes away, every session's link to it is closed; additions and removals reach clients as

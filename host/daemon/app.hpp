@@ -11,6 +11,7 @@
 #include "daemon/backup_endpoint.hpp"
 #include "credential/store.hpp"
 #include "daemon/options.hpp"
+#include "toolsearch/hybrid.hpp"
 #include "daemon/otlp_exporter.hpp"
 #include "daemon/upstream_pids.hpp"
 #include "http/server.hpp"
@@ -59,6 +60,7 @@ private:
     core::Result<void> open_credentials();
     core::Result<void> load_plugins();
     core::Result<void> start_resources();
+    core::Result<void> tool_search_settings(toolsearch::HybridSettings& out);
     core::Result<void> start_chat();
     core::Result<void> start_http();
     core::Result<void> write_state_file();

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <functional>
 #include <iterator>
+#include <stdexcept>
 #include <string>
 
 namespace coffer::daemon {
@@ -117,6 +118,38 @@ constexpr McpSetting kMcpSettings[] = {{"idle-timeout", "COFFER_MCP_IDLE_TIMEOUT
                                        {"session-grace", "COFFER_MCP_SESSION_GRACE"},
                                        {"session-rate", "COFFER_MCP_SESSION_RATE"},
                                        {"list-timeout", "COFFER_MCP_LIST_TIMEOUT_MS"}};
+
+// $COFFER_TOOLSEARCH_*: hybrid tool search. The URL and the model go together; the key, when the
+// endpoint needs one, is a reference to a stored credential, never the secret itself.
+core::Result<void> toolsearch_settings(Options& o) {
+    auto get = [](const char* name) -> std::string {
+        const char* v = std::getenv(name);
+        return v ? std::string(v) : std::string();
+    };
+    auto bad = [](const std::string& what) { return core::Error::make(core::code::bad_request, what); };
+    o.toolsearch_embeddings_url = get("COFFER_TOOLSEARCH_EMBEDDINGS_URL");
+    o.toolsearch_embeddings_model = get("COFFER_TOOLSEARCH_EMBEDDINGS_MODEL");
+    o.toolsearch_embeddings_key = get("COFFER_TOOLSEARCH_EMBEDDINGS_KEY");
+    auto& url = o.toolsearch_embeddings_url;
+    if (url.empty() != o.toolsearch_embeddings_model.empty())
+        return bad("COFFER_TOOLSEARCH_EMBEDDINGS_URL and COFFER_TOOLSEARCH_EMBEDDINGS_MODEL go together");
+    if (!url.empty() && url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
+        return bad("COFFER_TOOLSEARCH_EMBEDDINGS_URL must be an http:// or https:// URL such as http://127.0.0.1:11434/v1");
+    if (!o.toolsearch_embeddings_key.empty() && o.toolsearch_embeddings_key.rfind("credref:", 0) != 0)
+        return bad("COFFER_TOOLSEARCH_EMBEDDINGS_KEY must name a stored credential (credref:NAME), not hold the key");
+    if (auto w = get("COFFER_TOOLSEARCH_VECTOR_WEIGHT"); !w.empty()) {
+        try {
+            std::size_t used = 0;
+            float v = std::stof(w, &used);
+            if (used != w.size() || !(v >= 0.0f && v <= 1.0f)) throw std::invalid_argument(w);
+            o.toolsearch_vector_weight = v;
+        } catch (...) {
+            return bad("COFFER_TOOLSEARCH_VECTOR_WEIGHT must be a number from 0 to 1");
+        }
+    }
+    return {};
+}
+
 }  // namespace
 
 const char* usage() {
@@ -171,6 +204,7 @@ core::Result<Options> parse_options(int argc, char** argv) {
         o.mcp_page_size = *v;
     }
     if (const char* t = std::getenv("COFFER_OTLP_ENDPOINT"); t && *t) o.otlp_endpoint = t;
+    if (auto r = toolsearch_settings(o); !r) return r.error();
     if (const char* t = std::getenv("COFFER_CHAT_HEARTBEAT_MS"); t && *t) {
         auto v = parse_count("chat heartbeat", t, 50, 3600000);
         if (!v) return v.error();

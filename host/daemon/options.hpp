@@ -40,6 +40,12 @@ struct Options {
     std::optional<int> mcp_list_timeout_ms;      // --mcp-list-timeout, $COFFER_MCP_LIST_TIMEOUT_MS: per server
     int chat_heartbeat_ms = 15000;               // $COFFER_CHAT_HEARTBEAT_MS: comment lines on idle event streams
     std::string otlp_endpoint;                   // $COFFER_OTLP_ENDPOINT: export spans over OTLP/HTTP JSON ("" = off)
+    // Hybrid tool search (docs/tool-search.md): an OpenAI-compatible embeddings endpoint, its
+    // model, its key as a stored credential's reference, and the vector list's weight in the fusion.
+    std::string toolsearch_embeddings_url;       // $COFFER_TOOLSEARCH_EMBEDDINGS_URL ("" = keyword only)
+    std::string toolsearch_embeddings_model;     // $COFFER_TOOLSEARCH_EMBEDDINGS_MODEL
+    std::string toolsearch_embeddings_key;       // $COFFER_TOOLSEARCH_EMBEDDINGS_KEY: credref:NAME
+    float toolsearch_vector_weight = 1.0f;       // $COFFER_TOOLSEARCH_VECTOR_WEIGHT: 0 to 1
     bool help = false;
     bool version = false;
 };

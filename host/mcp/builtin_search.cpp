@@ -7,13 +7,17 @@
 #include "mcp/bridge.hpp"
 #include "mcp/catalog.hpp"
 #include "mcp/session.hpp"
+#include "toolsearch/hybrid.hpp"
 #include "toolsearch/index.hpp"
+
+#include "retrieval/embedder.hpp"
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -145,11 +149,33 @@ struct Built {
     std::vector<std::string> names;
     std::vector<std::string> raw;
     toolsearch::Index index;
+    // Hybrid search: the tools' vectors, when an embeddings endpoint is configured and answered.
+    std::shared_ptr<const toolsearch::ToolVectors> vectors;
+    toolsearch::HybridSettings hybrid;  // what the vectors were (or were to be) made with
+    std::chrono::steady_clock::time_point vectors_failed{};  // when embedding the tools last failed
+    mutable std::atomic<bool> retry_posted{false};
 };
 
 // The tools an index is built from, owned (a build runs on the indexing thread, after the
 // network thread has moved on).
 using ToolItems = std::vector<std::pair<std::string, std::string>>;
+
+// Embedding the tools again after the endpoint failed: at most this often, and never while a
+// search waits (the keyword index answers meanwhile).
+inline constexpr auto kVectorRetry = std::chrono::seconds(60);
+
+// The embeddings client of the calling thread for `settings` (each of the two search threads has
+// its own: the client is not shared between threads).
+retrieval::Embedder* thread_embedder(const toolsearch::HybridSettings& settings, std::chrono::milliseconds timeout,
+                                     int attempts) {
+    thread_local std::unique_ptr<retrieval::Embedder> embedder;
+    thread_local toolsearch::HybridSettings made_for;
+    if (!embedder || !(made_for == settings)) {
+        embedder = toolsearch::make_embedder(settings, timeout, attempts);
+        made_for = settings;
+    }
+    return embedder.get();
+}
 
 class IndexCache {
 public:
@@ -166,20 +192,31 @@ public:
         return nullptr;
     }
 
-    // Builds (unless another build of the same tools finished meanwhile) and caches. Indexing
-    // thread only: building 10,000 tools takes long enough to stall every session if it ran on
-    // the network thread.
-    std::shared_ptr<const Built> build_and_keep(const ToolItems& items, std::size_t fp) {
-        if (auto hit = find(fp, items.size())) return hit;
+    // Builds (unless another build of the same tools finished meanwhile, with vectors as wanted)
+    // and caches. Indexing thread only: building 10,000 tools takes long enough to stall every
+    // session if it ran on the network thread, and embedding them waits on the endpoint.
+    std::shared_ptr<const Built> build_and_keep(const ToolItems& items, std::size_t fp,
+                                                const toolsearch::HybridSettings& hybrid) {
+        if (auto hit = find(fp, items.size()); hit && !wants_vectors(*hit, hybrid)) return hit;
         auto t0 = std::chrono::steady_clock::now();
-        auto built = build(items, fp);
+        auto built = build(items, fp, hybrid);
         core::log::info("tool search index built",
                         {{"tools", static_cast<std::int64_t>(items.size())},
+                         {"vectors", built->vectors ? built->vectors->model() : std::string("none")},
                          {"ms", std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count()}});
         std::lock_guard lock(mutex_);
+        std::erase_if(entries_, [&](const auto& e) { return e->fingerprint == fp && e->names.size() == items.size(); });
         entries_.insert(entries_.begin(), built);
         if (entries_.size() > kEntries) entries_.pop_back();
         return built;
+    }
+
+    // A cached index lacks the vectors the settings ask for: none were made with these settings,
+    // or embedding failed long enough ago to try again.
+    static bool wants_vectors(const Built& b, const toolsearch::HybridSettings& hybrid) {
+        if (!hybrid.enabled()) return false;
+        if (!(b.hybrid == hybrid)) return true;
+        return !b.vectors && std::chrono::steady_clock::now() - b.vectors_failed >= kVectorRetry;
     }
 
     static std::size_t fingerprint(const Catalog::Items& items) {
@@ -195,9 +232,11 @@ public:
 private:
     static constexpr std::size_t kEntries = 4;
 
-    static std::shared_ptr<const Built> build(const ToolItems& items, std::size_t fp) {
+    static std::shared_ptr<const Built> build(const ToolItems& items, std::size_t fp,
+                                              const toolsearch::HybridSettings& hybrid) {
         auto b = std::make_shared<Built>();
         b->fingerprint = fp;
+        b->hybrid = hybrid;
         std::vector<toolsearch::ToolText> texts;
         texts.reserve(items.size());
         for (auto& [name, raw] : items) {
@@ -210,7 +249,21 @@ private:
             b->names.push_back(name);
             b->raw.push_back(raw);
         }
-        b->index = toolsearch::Index(texts);
+        toolsearch::Options options;
+        options.vector_weight = hybrid.vector_weight;
+        b->index = toolsearch::Index(texts, options);
+        if (hybrid.enabled() && !texts.empty()) {
+            try {
+                auto* embedder = thread_embedder(hybrid, std::chrono::seconds(30), 3);
+                auto vectors = std::make_shared<toolsearch::ToolVectors>(texts, *embedder);
+                if (vectors->empty()) throw std::runtime_error("the endpoint gave vectors of differing lengths");
+                b->vectors = std::move(vectors);
+            } catch (const std::exception& e) {
+                b->vectors_failed = std::chrono::steady_clock::now();
+                core::log::warn("tool search: embedding the tools failed; keyword search only until it works",
+                                {{"error", e.what()}});
+            }
+        }
         return b;
     }
 
@@ -223,6 +276,8 @@ private:
 using search_detail::Built;
 using search_detail::IndexCache;
 using search_detail::ToolItems;
+using search_detail::thread_embedder;
+using search_detail::kVectorRetry;
 
 namespace {
 
@@ -293,8 +348,40 @@ std::string clip(std::string_view s, std::size_t max) {
     return std::string(s.substr(0, n)) + "…";
 }
 
-std::string search_result(const Built& b, const Args& args, std::size_t searched) {
-    auto hits = b.index.query(args.query, args.top_k);
+// The thread a hybrid search's request is embedded on (the endpoint's round trip must not hold
+// the network thread).
+boost::asio::thread_pool& querying() {
+    static boost::asio::thread_pool pool(1);
+    return pool;
+}
+
+// The ranked tools: keyword alone, or fused with the nearest vectors when the index has them and
+// the request's own vector could be made.
+std::vector<toolsearch::Hit> rank(const Built& b, const Args& args, const std::vector<float>* query_vector) {
+    if (!query_vector || !b.vectors) return b.index.query(args.query, args.top_k);
+    return toolsearch::fuse(b.index.query(args.query, toolsearch::kFusionDepth),
+                            b.vectors->nearest(*query_vector, toolsearch::kFusionDepth), args.top_k,
+                            b.hybrid.vector_weight);
+}
+
+// When the tools' vectors are missing because the endpoint failed a while ago, embed them again
+// on the indexing thread; searches meanwhile use the keyword index.
+void retry_vectors(const std::shared_ptr<const Built>& built, const toolsearch::HybridSettings& hybrid) {
+    if (!IndexCache::wants_vectors(*built, hybrid) || built->retry_posted.exchange(true)) return;
+    boost::asio::post(indexing(), [built, hybrid] {
+        ToolItems items;
+        items.reserve(built->names.size());
+        for (std::size_t i = 0; i < built->names.size(); ++i) items.emplace_back(built->names[i], built->raw[i]);
+        try {
+            cache().build_and_keep(items, built->fingerprint, hybrid);
+        } catch (const std::exception& e) {
+            core::log::error("coffer__search_tools could not index the tools", {{"error", e.what()}});
+        }
+    });
+}
+
+std::string search_result(const Built& b, const Args& args, const std::vector<toolsearch::Hit>& hits) {
+    const std::size_t searched = b.names.size();
     json::array tools;
     std::string text;
     if (hits.empty()) {
@@ -394,10 +481,10 @@ void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::objec
         return s.answer(ex, rpc::result(ex->id, bridge::result(ex->version, "tools/call", tool_error(*error))));
     }
     auto args = std::get<Args>(std::move(parsed));
-    auto respond = [ex, args](Session& session, const Built& built) {
+    auto finish = [ex, args](Session& session, const Built& built, const std::vector<float>* query_vector) {
         std::string body;
         try {
-            body = search_result(built, args, built.names.size());
+            body = search_result(built, args, rank(built, args, query_vector));
         } catch (const std::exception& e) {
             core::log::error("coffer__search_tools failed", {{"error", e.what()}});
             session.end_invocation(ex, curation::outcome::error, rpc::code::internal_error);
@@ -406,8 +493,30 @@ void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::objec
         session.end_invocation(ex, curation::outcome::ok, std::nullopt);
         session.answer(ex, rpc::result(ex->id, bridge::result(ex->version, "tools/call", body)));
     };
+    auto respond = [ex, args, finish](Session& session, std::shared_ptr<const Built> built) {
+        const auto& hybrid = session.env_.config.tool_search;
+        retry_vectors(built, hybrid);
+        if (!built->vectors || !hybrid.enabled()) return finish(session, *built, nullptr);
+        // Hybrid: the request's vector comes from the endpoint, off the network thread; when the
+        // endpoint fails the keyword list answers.
+        boost::asio::post(querying(), [built, args, hybrid, net = session.env_.net, w = session.weak_from_this(), ex,
+                                       finish] {
+            std::optional<std::vector<float>> query_vector;
+            try {
+                auto v = thread_embedder(hybrid, std::chrono::seconds(5), 1)->embed({args.query});
+                if (v.size() == 1) query_vector = std::move(v.front());
+            } catch (const std::exception& e) {
+                core::log::warn("tool search: embedding the request failed; keyword results only", {{"error", e.what()}});
+            }
+            boost::asio::post(net, [w, ex, built, query_vector = std::move(query_vector), finish] {
+                auto session = w.lock();
+                if (!session || ex->done) return;
+                finish(*session, *built, query_vector ? &*query_vector : nullptr);
+            });
+        });
+    };
     if (auto key = memo_key(s); key && s.search_memo_ && s.search_memo_->key == *key)
-        return respond(s, *s.search_memo_->built);
+        return respond(s, s.search_memo_->built);
     Catalog::collect(s, "tools/list", [w = s.weak_from_this(), ex, respond](const Catalog::Items& items) {
         auto session = w.lock();
         if (!session || ex->done) return;
@@ -425,17 +534,18 @@ void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::objec
                 session.search_memo_ = std::make_shared<SearchMemo>(SearchMemo{std::move(*key), built});
             else
                 session.search_memo_.reset();
-            respond(session, *built);
+            respond(session, std::move(built));
         };
         if (auto hit = cache().find(fp, own.size())) return answer(*session, std::move(hit));
         // A new catalog: index it on the indexing thread, answer back on the network thread.
         auto owned = std::make_shared<ToolItems>();
         owned->reserve(own.size());
         for (auto* it : own) owned->push_back(*it);
-        boost::asio::post(indexing(), [owned, fp, net = session->env_.net, w = session->weak_from_this(), ex, answer] {
+        boost::asio::post(indexing(), [owned, fp, hybrid = session->env_.config.tool_search, net = session->env_.net,
+                                       w = session->weak_from_this(), ex, answer] {
             std::shared_ptr<const Built> built;
             try {
-                built = cache().build_and_keep(*owned, fp);
+                built = cache().build_and_keep(*owned, fp, hybrid);
             } catch (const std::exception& e) {
                 core::log::error("coffer__search_tools could not index the tools", {{"error", e.what()}});
             }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "mcp/admission.hpp"
+#include "toolsearch/hybrid.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -29,6 +30,8 @@ struct Config {
     std::string machine;              // this machine's name, for scope (R-5, G-30)
     std::string server_name = "coffer";
     std::string server_version = "0.0.0";
+    // coffer__search_tools: keyword search, fused with vectors when an embeddings endpoint is set.
+    toolsearch::HybridSettings tool_search;
 };
 
 }  // namespace coffer::mcp

@@ -87,6 +87,7 @@ Index::Index(const std::vector<ToolText>& tools, const Options& options) : optio
     };
 
     for (std::size_t d = 0; d < n; ++d) {
+        servers_.add_tool(tools[d].name);
         occ.clear();
         auto add_field = [&](std::uint32_t field, auto&& texts) {
             words.clear();
@@ -154,6 +155,18 @@ Index::Index(const std::vector<ToolText>& tools, const Options& options) : optio
     (void)related("");  // index the lexicon's lines now, while building, rather than in the first query
 }
 
+void Index::lift_named_servers(const std::vector<std::string>& terms, std::vector<Hit>& hits) const {
+    if (!(options_.server_weight > 0.0f) || hits.empty() || servers_.count() < 2) return;
+    auto named = servers_.named(terms);
+    if (std::find(named.begin(), named.end(), true) == named.end()) return;
+    double top = 0;
+    for (auto& h : hits) top = std::max(top, h.score);
+    for (auto& h : hits) {
+        auto s = servers_.server_of(h.tool);
+        if (s != Servers::kNone && named[s]) h.score += options_.server_weight * top;
+    }
+}
+
 std::vector<Hit> Index::query(std::string_view text, std::size_t limit) const {
     std::vector<Hit> hits;
     if (rank_.empty()) return hits;
@@ -217,6 +230,7 @@ std::vector<Hit> Index::query(std::string_view text, std::size_t limit) const {
     hits.reserve(touched.size());
     for (auto d : touched)
         if (acc[d] > 0.0f) hits.push_back({d, static_cast<double>(acc[d])});
+    lift_named_servers(terms, hits);
     auto better = [&](const Hit& a, const Hit& c) {
         if (a.score != c.score) return a.score > c.score;
         return rank_[a.tool] < rank_[c.tool];

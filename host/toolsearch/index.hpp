@@ -10,6 +10,7 @@
 #pragma once
 
 #include "toolsearch/schema_fields.hpp"
+#include "toolsearch/servers.hpp"
 #include "toolsearch/trigram.hpp"
 
 #include <cstddef>
@@ -34,6 +35,13 @@ struct Options {
     float fuzzy_weight = 0.5f, fuzzy_min_similarity = 0.6f;
     // When nothing else matched, the last resort: words this alike.
     float fallback_min_similarity = 0.4f;
+    // A request that names a server ("… in mongo", "my Notion workspace") — a word equal to a word
+    // of the server's name, or sharing a prefix of at least four letters with it — lifts that
+    // server's matching tools by this fraction of the best score (servers.hpp).
+    float server_weight = 0.4f;
+    // Hybrid search (hybrid.hpp): how much the vector list counts in the fusion, against 1 for
+    // the keyword list.
+    float vector_weight = 1.0f;
 };
 
 struct Hit {
@@ -56,6 +64,8 @@ public:
     std::size_t terms() const { return idf_.size(); }
 
 private:
+    void lift_named_servers(const std::vector<std::string>& terms, std::vector<Hit>& hits) const;
+
     Options options_;
     std::unordered_map<std::string, std::uint32_t> dictionary_;
     TrigramIndex grams_;                     // the dictionary's words, for relaxed matching
@@ -64,6 +74,7 @@ private:
     std::vector<std::uint32_t> docs_;        // posting → tool
     std::vector<float> contributions_;       // posting → saturated, length-normalised frequency
     std::vector<std::uint32_t> rank_;        // tool → its position in name order (ties)
+    Servers servers_;                        // the servers the tools belong to, and their names' words
 };
 
 }  // namespace coffer::toolsearch

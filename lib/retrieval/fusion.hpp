@@ -10,6 +10,9 @@
 
 namespace coffer::retrieval {
 
+// The k of reciprocal rank fusion: a list's item at rank r (from 1) adds 1 / (kRrfK + r).
+inline constexpr double kRrfK = 60;
+
 struct Fused {
     std::int64_t chunk_id = 0;
     double score = 0;    // the best-ranking engine's own score
@@ -17,6 +20,9 @@ struct Fused {
     double rrf = 0;      // the fused value (ordering only)
 };
 
-std::vector<Fused> fuse_rrf(const std::vector<Ranked>& keyword, const std::vector<Ranked>& vector, std::size_t k);
+// vector_weight scales the vector list's reciprocal ranks (1: the two lists count alike; below 1
+// the vector engine only reorders what the keyword engine nearly agrees on).
+std::vector<Fused> fuse_rrf(const std::vector<Ranked>& keyword, const std::vector<Ranked>& vector, std::size_t k,
+                            double vector_weight = 1.0);
 
 }  // namespace coffer::retrieval

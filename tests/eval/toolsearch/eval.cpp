@@ -16,18 +16,22 @@
 // part its hash assigns it to (so nobody can move a hard request from held-back to tune).
 // Exit 1 when recall@1 or recall@3 is below the given minimum, or --no-empty is given and a request
 // got no answer at all. A directory with a single queries.json (legacy/) is read as one set.
+#include "retrieval/embedder.hpp"
+#include "toolsearch/hybrid.hpp"
 #include "toolsearch/index.hpp"
 #include "toolsearch/tokenize.hpp"
 
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <string>
@@ -40,6 +44,7 @@
 namespace fs = std::filesystem;
 namespace json = boost::json;
 namespace ts = coffer::toolsearch;
+namespace retrieval = coffer::retrieval;
 
 namespace {
 
@@ -90,7 +95,7 @@ std::vector<std::pair<std::string, float*>> option_fields(ts::Options& o) {
             {"instructions_weight", &o.instructions_weight}, {"synonym_weight", &o.synonym_weight},
             {"derived_weight", &o.derived_weight},     {"hypernym_weight", &o.hypernym_weight},
             {"fuzzy_weight", &o.fuzzy_weight},         {"fuzzy_min_similarity", &o.fuzzy_min_similarity},
-            {"k1", &o.k1}};
+            {"server_weight", &o.server_weight}, {"vector_weight", &o.vector_weight}, {"k1", &o.k1}};
 }
 
 std::string own_name(const std::string& namespaced) {
@@ -106,6 +111,7 @@ int main(int argc, char** argv) {
     double min_recall1 = -1, min_recall3 = -1;
     bool verbose = false, no_empty = false;
     ts::Options options;
+    std::string embeddings_url, embeddings_model;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--dir" && i + 1 < argc) dir = argv[++i];
@@ -125,12 +131,15 @@ int main(int argc, char** argv) {
                 return 2;
             }
             *field = std::stof(kv.substr(eq + 1));
-        } else if (a == "--no-empty") no_empty = true;
+        } else if (a == "--embeddings-url" && i + 1 < argc) embeddings_url = argv[++i];
+        else if (a == "--embeddings-model" && i + 1 < argc) embeddings_model = argv[++i];
+        else if (a == "--no-empty") no_empty = true;
         else if (a == "--verbose") verbose = true;
         else {
             std::fprintf(stderr,
                          "usage: coffer-eval-toolsearch [--dir DIR] [--set heldback|tune|all] [--min-recall1 X] "
-                         "[--min-recall3 X] [--no-empty] [--verbose]\n");
+                         "[--min-recall3 X] [--no-empty] [--option NAME=VALUE]... [--verbose]\n"
+                         "       [--embeddings-url URL --embeddings-model MODEL]  (hybrid: keyword and vectors fused)\n");
             return 2;
         }
     }
@@ -211,12 +220,38 @@ int main(int argc, char** argv) {
     }
 
     ts::Index index(tools, options);
+    // Hybrid, when an embeddings endpoint is given: the tools' vectors now, each request's below.
+    std::unique_ptr<retrieval::Embedder> embedder;
+    ts::ToolVectors vectors;
+    if (!embeddings_url.empty()) {
+        try {
+            ts::HybridSettings settings{embeddings_url, embeddings_model, "", options.vector_weight};
+            embedder = ts::make_embedder(settings, std::chrono::minutes(5), 3);
+            vectors = ts::ToolVectors(tools, *embedder);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "coffer-eval-toolsearch: embeddings: %s\n", e.what());
+            return 2;
+        }
+        if (vectors.empty()) {
+            std::fprintf(stderr, "coffer-eval-toolsearch: the embeddings endpoint gave no usable vectors\n");
+            return 2;
+        }
+    }
+    std::vector<std::vector<float>> request_vectors;
+    if (embedder) {
+        std::vector<std::string> texts;
+        for (auto& r : requests) texts.push_back(r.text);
+        request_vectors = embedder->embed(texts);
+    }
     std::map<std::string, Tally> by_part;
     Tally all, cjk;
     std::vector<std::string> lines;
-    for (auto& r : requests) {
+    for (std::size_t q = 0; q < requests.size(); ++q) {
+        auto& r = requests[q];
         bool selected = set == "all" || r.part == set || r.part == "all";
-        auto hits = index.query(r.text, 0);
+        auto hits = embedder ? ts::fuse(index.query(r.text, ts::kFusionDepth),
+                                        vectors.nearest(request_vectors[q], ts::kFusionDepth), 0, options.vector_weight)
+                             : index.query(r.text, 0);
         std::size_t rank = 0;
         for (std::size_t i = 0; i < hits.size() && !rank; ++i)
             if (std::find(r.expected.begin(), r.expected.end(), tools[hits[i].tool].name) != r.expected.end()) rank = i + 1;

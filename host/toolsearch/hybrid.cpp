@@ -1,0 +1,112 @@
+#include "toolsearch/hybrid.hpp"
+
+#include "retrieval/embedder.hpp"
+#include "retrieval/fusion.hpp"
+#include "retrieval/vector_math.hpp"
+
+#include <algorithm>
+
+namespace coffer::toolsearch {
+
+namespace {
+
+// "create_pull_request" → "create pull request"; "API-get-users" → "API get users".
+std::string spaced(std::string_view name) {
+    std::string out;
+    for (char c : name) out += (c == '_' || c == '-' || c == '.') ? ' ' : c;
+    return out;
+}
+
+void clip(std::string& s, std::size_t max) {
+    if (s.size() <= max) return;
+    std::size_t n = max;
+    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+    s.resize(n);
+}
+
+}  // namespace
+
+std::unique_ptr<retrieval::Embedder> make_embedder(const HybridSettings& settings, std::chrono::milliseconds timeout,
+                                                   int attempts) {
+    retrieval::EmbeddingConfig config;
+    config.base_url = settings.base_url;
+    config.model = settings.model;
+    config.api_key = settings.api_key;
+    config.timeout = timeout;
+    config.max_attempts = attempts;
+    return retrieval::make_http_embedder(std::move(config));
+}
+
+std::string embedding_text(const ToolText& tool) {
+    std::string_view name = tool.name;
+    std::string text;
+    if (auto sep = name.find("__"); sep != std::string_view::npos && sep > 0) {
+        text = std::string(name.substr(0, sep)) + ": ";
+        name = name.substr(sep + 2);
+    }
+    text += spaced(name);
+    if (!tool.description.empty()) text += ". " + tool.description;
+    if (!tool.parameters.empty()) {
+        text += " (";
+        for (std::size_t i = 0; i < tool.parameters.size(); ++i) text += (i ? ", " : "") + tool.parameters[i];
+        text += ")";
+    }
+    clip(text, kMaxEmbeddingText);
+    return text;
+}
+
+ToolVectors::ToolVectors(const std::vector<ToolText>& tools, retrieval::Embedder& embedder) {
+    model_ = embedder.model_id();
+    if (tools.empty()) return;
+    std::vector<std::string> texts;
+    texts.reserve(tools.size());
+    for (auto& t : tools) texts.push_back(embedding_text(t));
+    auto vectors = embedder.embed(texts);
+    if (vectors.size() != tools.size() || vectors.front().empty()) return;
+    std::size_t dim = vectors.front().size();
+    rows_.reserve(dim * vectors.size());
+    for (auto& v : vectors) {
+        if (v.size() != dim) {
+            rows_.clear();
+            return;
+        }
+        rows_.insert(rows_.end(), v.begin(), v.end());
+    }
+    dim_ = dim;
+}
+
+std::vector<Hit> ToolVectors::nearest(const std::vector<float>& query, std::size_t limit) const {
+    std::vector<Hit> hits;
+    if (dim_ == 0 || query.size() != dim_) return hits;
+    std::size_t n = rows_.size() / dim_;
+    hits.reserve(n);
+    for (std::size_t t = 0; t < n; ++t) hits.push_back({t, retrieval::dot(query.data(), rows_.data() + t * dim_, dim_)});
+    auto better = [](const Hit& a, const Hit& b) { return a.score != b.score ? a.score > b.score : a.tool < b.tool; };
+    if (limit && limit < hits.size()) {
+        std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(limit), hits.end(), better);
+        hits.resize(limit);
+    } else {
+        std::sort(hits.begin(), hits.end(), better);
+    }
+    return hits;
+}
+
+std::vector<Hit> fuse(const std::vector<Hit>& keyword, const std::vector<Hit>& vector, std::size_t limit,
+                      double vector_weight) {
+    auto ranked = [](const std::vector<Hit>& hits) {
+        std::vector<retrieval::Ranked> out;
+        out.reserve(hits.size());
+        for (auto& h : hits) out.push_back({static_cast<std::int64_t>(h.tool), h.score});
+        return out;
+    };
+    auto fused = retrieval::fuse_rrf(ranked(keyword), ranked(vector), limit ? limit : keyword.size() + vector.size(), vector_weight);
+    std::vector<Hit> out;
+    out.reserve(fused.size());
+    // The fused value, scaled so that first in both lists is 1: the scores fall with the rank, as
+    // keyword scores do (each list's own scores are on scales of their own).
+    const double top = (1.0 + vector_weight) / (retrieval::kRrfK + 1.0);
+    for (auto& f : fused) out.push_back({static_cast<std::size_t>(f.chunk_id), f.rrf / top});
+    return out;
+}
+
+}  // namespace coffer::toolsearch

@@ -1,0 +1,128 @@
+// Hybrid tool search pieces: the text a tool's vector is made from, nearest tools by cosine, the
+// fusion with the keyword list (its scores fall with the rank), and a request naming a server.
+#include <boost/test/unit_test.hpp>
+
+#include "retrieval/embedder.hpp"
+#include "toolsearch/hybrid.hpp"
+#include "toolsearch/index.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ts = coffer::toolsearch;
+
+namespace {
+
+// Vectors from a fixed table (texts not in it get the zero-th axis), counting its calls.
+class TableEmbedder final : public coffer::retrieval::Embedder {
+public:
+    std::vector<std::pair<std::string, std::vector<float>>> table;
+    int calls = 0;
+    std::string model_id() const override { return "table@3"; }
+    std::vector<std::vector<float>> embed(const std::vector<std::string>& texts) override {
+        ++calls;
+        std::vector<std::vector<float>> out;
+        for (auto& t : texts) {
+            std::vector<float> v{1, 0, 0};
+            for (auto& [prefix, vec] : table)
+                if (t.rfind(prefix, 0) == 0) v = vec;
+            out.push_back(v);
+        }
+        return out;
+    }
+};
+
+ts::ToolText tool(std::string name, std::string description, std::vector<std::string> params = {}) {
+    return ts::ToolText{std::move(name), std::move(description), std::move(params), {}, {}};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(hybrid)
+
+BOOST_AUTO_TEST_CASE(embedding_text_names_server_words_description_and_parameters) {
+    auto t = tool("github__create_pull_request", "Open a pull request", {"owner", "head"});
+    BOOST_TEST(ts::embedding_text(t) == "github: create pull request. Open a pull request (owner, head)");
+    BOOST_TEST(ts::embedding_text(tool("plain-name", "")) == "plain name");
+    auto long_text = ts::embedding_text(tool("s__t", std::string(3000, 'x') + "é"));
+    BOOST_TEST(long_text.size() <= ts::kMaxEmbeddingText);
+    // Cut at a character boundary: a multi-byte character is never split.
+    auto cjk = ts::embedding_text(tool("s__t", std::string(997, 'a') + "读取文件"));
+    BOOST_TEST(cjk.size() <= ts::kMaxEmbeddingText);
+    BOOST_TEST(((static_cast<unsigned char>(cjk.back()) & 0xC0) != 0x80 || cjk.size() < 3));
+}
+
+BOOST_AUTO_TEST_CASE(nearest_by_cosine_and_wrong_length_gives_nothing) {
+    std::vector<ts::ToolText> tools{tool("a__x", ""), tool("b__y", ""), tool("c__z", "")};
+    TableEmbedder e;
+    e.table = {{"a: x", {1, 0, 0}}, {"b: y", {0, 1, 0}}, {"c: z", {0, 0.6f, 0.8f}}};
+    ts::ToolVectors v(tools, e);
+    BOOST_TEST(!v.empty());
+    BOOST_TEST(v.dimensions() == 3u);
+    BOOST_TEST(v.model() == "table@3");
+    BOOST_TEST(e.calls == 1);
+    auto hits = v.nearest({0, 0, 1}, 2);
+    BOOST_REQUIRE(hits.size() == 2u);
+    BOOST_TEST(hits[0].tool == 2u);
+    BOOST_TEST(std::fabs(hits[0].score - 0.8) < 1e-6);
+    BOOST_TEST(hits[1].tool == 0u);  // 0 and 1 tie at 0: the earlier tool first
+    BOOST_TEST(v.nearest({1, 0}, 3).empty());
+    BOOST_TEST(ts::ToolVectors().nearest({1, 0, 0}, 3).empty());
+}
+
+BOOST_AUTO_TEST_CASE(fusion_orders_by_both_lists_and_scores_fall_with_rank) {
+    std::vector<ts::Hit> keyword{{0, 9.0}, {1, 5.0}, {2, 1.0}};
+    std::vector<ts::Hit> vector{{2, 0.9}, {1, 0.8}, {3, 0.7}};
+    auto fused = ts::fuse(keyword, vector, 0, 1.0);
+    BOOST_REQUIRE(fused.size() == 4u);
+    // In both lists beats first in one only.
+    auto at = [&](std::size_t t) {
+        return std::find_if(fused.begin(), fused.end(), [&](const ts::Hit& h) { return h.tool == t; }) - fused.begin();
+    };
+    BOOST_TEST(at(1) < at(0));
+    BOOST_TEST(at(2) < at(0));
+    BOOST_TEST(at(0) < at(3));  // first in the keyword list before last in the vector list
+    for (std::size_t i = 1; i < fused.size(); ++i) BOOST_TEST(fused[i].score <= fused[i - 1].score);
+    BOOST_TEST(fused[0].score <= 1.0);
+    // First in both lists scores exactly 1.
+    auto both = ts::fuse({{5, 3.0}}, {{5, 0.5}}, 0, 0.5);
+    BOOST_REQUIRE(both.size() == 1u);
+    BOOST_TEST(std::fabs(both[0].score - 1.0) < 1e-9);
+    // A weight of 0 leaves the keyword order; vector-only tools come after.
+    auto keyword_only = ts::fuse(keyword, vector, 0, 0.0);
+    BOOST_TEST(keyword_only[0].tool == 0u);
+    BOOST_TEST(keyword_only[1].tool == 1u);
+    BOOST_TEST(keyword_only[2].tool == 2u);
+    BOOST_TEST(ts::fuse(keyword, vector, 2, 1.0).size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_request_naming_a_server_lifts_its_tools) {
+    std::vector<ts::ToolText> tools{
+        tool("mongodb__drop-collection", "Drops a collection of events from the database"),
+        tool("chart__generate_spreadsheet", "Generate a spreadsheet or pivot table of events"),
+        tool("desktopcommander__list_sessions", "List active terminal sessions"),
+        tool("kubernetes__kubectl_get", "Get resources from the table of a cluster"),
+    };
+    ts::Options plain;
+    ts::Options lifted;
+    lifted.server_weight = 1.0f;
+    auto first = [&](const ts::Options& o, std::string_view q) {
+        auto hits = ts::Index(tools, o).query(q, 1);
+        return hits.empty() ? std::string() : tools[hits[0].tool].name;
+    };
+    // The spreadsheet tool matches more words; "mongo" names the mongodb server by its prefix.
+    BOOST_TEST(first(plain, "a pivot table of the events in mongo") != "mongodb__drop-collection");
+    BOOST_TEST(first(lifted, "a pivot table of the events in mongo") == "mongodb__drop-collection");
+    // Two adjacent words may spell a server's name; a short word (under four letters) never names one.
+    BOOST_TEST(first(lifted, "list sessions of desktop commander") == "desktopcommander__list_sessions");
+    ts::Servers servers;
+    for (auto& t : tools) servers.add_tool(t.name);
+    BOOST_TEST(servers.count() == 4u);
+    auto named = servers.named({"mon"});
+    BOOST_TEST(std::count(named.begin(), named.end(), true) == 0);
+    named = servers.named({"kube"});
+    BOOST_TEST(named[3]);
+    BOOST_TEST(servers.server_of(99) == ts::Servers::kNone);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
