@@ -6,6 +6,7 @@
 #include "core/log.hpp"
 #include "mcp/bridge.hpp"
 #include "mcp/catalog.hpp"
+#include "mcp/names.hpp"
 #include "mcp/session.hpp"
 #include "toolsearch/hybrid.hpp"
 #include "toolsearch/index.hpp"
@@ -22,6 +23,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <variant>
@@ -148,6 +150,7 @@ struct Built {
     std::size_t fingerprint = 0;
     std::vector<std::string> names;
     std::vector<std::string> raw;
+    std::map<std::string, std::string> instructions;  // by server
     toolsearch::Index index;
     // Hybrid search: the tools' vectors, when an embeddings endpoint is configured and answered.
     std::shared_ptr<const toolsearch::ToolVectors> vectors;
@@ -157,8 +160,11 @@ struct Built {
 };
 
 // The tools an index is built from, owned (a build runs on the indexing thread, after the
-// network thread has moved on).
-using ToolItems = std::vector<std::pair<std::string, std::string>>;
+// network thread has moved on), and their servers' instructions by server name.
+struct ToolItems {
+    std::vector<std::pair<std::string, std::string>> tools;
+    std::map<std::string, std::string> instructions;
+};
 
 // Embedding the tools again after the endpoint failed: at most this often, and never while a
 // search waits (the keyword index answers meanwhile).
@@ -197,15 +203,15 @@ public:
     // session if it ran on the network thread, and embedding them waits on the endpoint.
     std::shared_ptr<const Built> build_and_keep(const ToolItems& items, std::size_t fp,
                                                 const toolsearch::HybridSettings& hybrid) {
-        if (auto hit = find(fp, items.size()); hit && !wants_vectors(*hit, hybrid)) return hit;
+        if (auto hit = find(fp, items.tools.size()); hit && !wants_vectors(*hit, hybrid)) return hit;
         auto t0 = std::chrono::steady_clock::now();
         auto built = build(items, fp, hybrid);
         core::log::info("tool search index built",
-                        {{"tools", static_cast<std::int64_t>(items.size())},
+                        {{"tools", static_cast<std::int64_t>(items.tools.size())},
                          {"vectors", built->vectors ? built->vectors->model() : std::string("none")},
                          {"ms", std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count()}});
         std::lock_guard lock(mutex_);
-        std::erase_if(entries_, [&](const auto& e) { return e->fingerprint == fp && e->names.size() == items.size(); });
+        std::erase_if(entries_, [&](const auto& e) { return e->fingerprint == fp && e->names.size() == items.tools.size(); });
         entries_.insert(entries_.begin(), built);
         if (entries_.size() > kEntries) entries_.pop_back();
         return built;
@@ -219,12 +225,16 @@ public:
         return !b.vectors && std::chrono::steady_clock::now() - b.vectors_failed >= kVectorRetry;
     }
 
-    static std::size_t fingerprint(const Catalog::Items& items) {
+    static std::size_t fingerprint(const Catalog::Items& items, const std::map<std::string, std::string>& instructions) {
         std::size_t h = 0xcbf29ce484222325ull;
         std::hash<std::string_view> hash;
         for (auto* it : items) {
             h = (h ^ hash(it->first)) * 0x100000001b3ull;
             h = (h ^ hash(it->second)) * 0x100000001b3ull;
+        }
+        for (auto& [server, text] : instructions) {
+            h = (h ^ hash(server)) * 0x100000001b3ull;
+            h = (h ^ hash(text)) * 0x100000001b3ull;
         }
         return h;
     }
@@ -237,14 +247,18 @@ private:
         auto b = std::make_shared<Built>();
         b->fingerprint = fp;
         b->hybrid = hybrid;
+        b->instructions = items.instructions;
         std::vector<toolsearch::ToolText> texts;
-        texts.reserve(items.size());
-        for (auto& [name, raw] : items) {
+        texts.reserve(items.tools.size());
+        for (auto& [name, raw] : items.tools) {
             boost::system::error_code ec;
             auto v = json::parse(raw, ec);
             toolsearch::ToolText t;
             if (!ec && v.is_object()) t = toolsearch::tool_text(v.as_object());
             t.name = name;
+            if (auto split = names::split(name))
+                if (auto in = items.instructions.find(std::string(split->server)); in != items.instructions.end())
+                    t.instructions = in->second;
             texts.push_back(std::move(t));
             b->names.push_back(name);
             b->raw.push_back(raw);
@@ -370,8 +384,9 @@ void retry_vectors(const std::shared_ptr<const Built>& built, const toolsearch::
     if (!IndexCache::wants_vectors(*built, hybrid) || built->retry_posted.exchange(true)) return;
     boost::asio::post(indexing(), [built, hybrid] {
         ToolItems items;
-        items.reserve(built->names.size());
-        for (std::size_t i = 0; i < built->names.size(); ++i) items.emplace_back(built->names[i], built->raw[i]);
+        items.tools.reserve(built->names.size());
+        for (std::size_t i = 0; i < built->names.size(); ++i) items.tools.emplace_back(built->names[i], built->raw[i]);
+        items.instructions = built->instructions;
         try {
             cache().build_and_keep(items, built->fingerprint, hybrid);
         } catch (const std::exception& e) {
@@ -524,7 +539,14 @@ void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::objec
         own.reserve(items.size());
         for (auto* it : items)
             if (!builtin::is_builtin(it->first)) own.push_back(it);
-        auto fp = IndexCache::fingerprint(own);
+        // The servers' instructions (a field of their tools), as their providers' lists carried them.
+        std::map<std::string, std::string> instructions;
+        for (auto& [uid, link] : session->links_) {
+            auto& lists = link->lists();
+            if (auto l = lists.find("tools/list"); l != lists.end() && !l->second.instructions.empty())
+                instructions[link->server()] = l->second.instructions;
+        }
+        auto fp = IndexCache::fingerprint(own, instructions);
         auto answer = [ex, respond](Session& session, std::shared_ptr<const Built> built) {
             if (!built) {
                 session.end_invocation(ex, curation::outcome::error, rpc::code::internal_error);
@@ -539,8 +561,9 @@ void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::objec
         if (auto hit = cache().find(fp, own.size())) return answer(*session, std::move(hit));
         // A new catalog: index it on the indexing thread, answer back on the network thread.
         auto owned = std::make_shared<ToolItems>();
-        owned->reserve(own.size());
-        for (auto* it : own) owned->push_back(*it);
+        owned->tools.reserve(own.size());
+        for (auto* it : own) owned->tools.push_back(*it);
+        owned->instructions = std::move(instructions);
         boost::asio::post(indexing(), [owned, fp, hybrid = session->env_.config.tool_search, net = session->env_.net,
                                        w = session->weak_from_this(), ex, answer] {
             std::shared_ptr<const Built> built;

@@ -10,6 +10,8 @@
 #include "mcp/raw_json.hpp"
 #include "mcp/session.hpp"
 
+#include <coffer/mcp_instructions.hpp>
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/json.hpp>
@@ -53,6 +55,7 @@ struct Catalog::Job : std::enable_shared_from_this<Catalog::Job> {
     std::size_t offset = 0;
     std::vector<std::vector<std::pair<std::string, std::string>>> per;  // per visible provider, in name order
     std::vector<char> listed;                                           // per provider: its answer is in `per`
+    std::vector<std::string> instructions;                              // per provider (tools/list)
     std::size_t pending = 0, failed = 0;
     bool finished = false;
     std::unique_ptr<boost::asio::steady_timer> timer;  // the deadline every provider's listing has
@@ -166,6 +169,8 @@ void fetch(const std::shared_ptr<Job>& job, std::size_t index, const std::shared
             if (!job->finished) ++job->failed;
             return provider_done(job);
         }
+        if (job->method == "tools/list")
+            if (auto text = mcp_instructions::read(result); text && !text->empty()) job->instructions[index] = std::move(*text);
         std::vector<std::string_view> raw_items;
         auto arr = raw::member(result, Catalog::items_member(job->method));
         if (arr && raw::items(*arr, raw_items)) {
@@ -181,7 +186,7 @@ void fetch(const std::shared_ptr<Job>& job, std::size_t index, const std::shared
         if (cursor && !cursor->empty() && page + 1 < kMaxProviderPages)
             return fetch(job, index, link, *cursor, page + 1);
         curate::observe(job->curator, job->method, *job->vis.list[index], items);
-        link->lists()[job->method] = Link::CachedList{items, std::chrono::steady_clock::now()};
+        link->lists()[job->method] = Link::CachedList{items, std::chrono::steady_clock::now(), job->instructions[index]};
         if (job->finished) {  // too late for that answer: kept for the next one
             core::log::info("mcp late list kept", {{"server", link->server()}, {"method", job->method}});
             if (job->announce) job->announce();
@@ -237,6 +242,7 @@ void Catalog::run(Session& s, const std::shared_ptr<Job>& job, const std::string
     auto& vis = job->vis;
     job->per.resize(vis.list.size());
     job->listed.assign(vis.list.size(), 0);
+    job->instructions.assign(vis.list.size(), std::string());
     auto now = std::chrono::steady_clock::now();
     std::vector<std::pair<std::size_t, std::shared_ptr<Link>>> to_fetch;
     for (std::size_t i = 0; i < vis.list.size(); ++i) {

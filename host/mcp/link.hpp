@@ -77,6 +77,7 @@ public:
     struct CachedList {
         std::vector<std::pair<std::string, std::string>> items;
         std::chrono::steady_clock::time_point at;
+        std::string instructions;  // tools/list: the server's instructions (coffer/mcp_instructions.hpp)
     };
     std::map<std::string, CachedList>& lists() { return lists_; }
     // The raw item named `exposed` in the cached list of `method`, if this session listed it.

@@ -6,6 +6,7 @@
 //   --fail-initialize   answer initialize with an error
 //   --init-delay MS     answer initialize after MS milliseconds
 //   --tools-file PATH   re-read at every tools/list and call: NAME adds a tool, -NAME hides one
+//   --instructions TEXT the initialize result's instructions (the server's own guidance)
 //   --calls-log PATH    append each tools/call's tool name as a line (before it runs); the
 //                       crash_once_* tools exit the first time they find no earlier line of theirs
 //   --stderr TEXT       write TEXT to stderr at start
@@ -106,6 +107,7 @@ int main(int argc, char** argv) {
         else if (a == "--fail-initialize") opts.fail_initialize = true;
         else if (a == "--init-delay") opts.init_delay_ms = std::atoi(next().c_str());
         else if (a == "--tools-file") opts.tools_file = next();
+        else if (a == "--instructions") opts.instructions = next();
         else if (a == "--calls-log") opts.calls_log = next();
         else if (a == "--resumable") opts.resumable = true;
         else if (a == "--cut-stream-after") opts.cut_after = std::atoi(next().c_str());

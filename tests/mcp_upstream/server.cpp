@@ -238,13 +238,14 @@ void Server::request(const json::value& id, const std::string& method, const jso
             }
             version_ = chosen;
             ++seen_->legacy_initializes;
-            reply(out, id,
-                  json::object{{"protocolVersion", chosen},
-                               {"capabilities", json::object{{"tools", json::object{{"listChanged", true}}},
-                                                             {"resources", json::object{{"listChanged", false}}},
-                                                             {"prompts", json::object{{"listChanged", false}}},
-                                                             {"logging", json::object{}}}},
-                               {"serverInfo", json::object{{"name", "coffer-test-upstream"}, {"version", "1.0.0"}}}});
+            json::object result{{"protocolVersion", chosen},
+                                {"capabilities", json::object{{"tools", json::object{{"listChanged", true}}},
+                                                              {"resources", json::object{{"listChanged", false}}},
+                                                              {"prompts", json::object{{"listChanged", false}}},
+                                                              {"logging", json::object{}}}},
+                                {"serverInfo", json::object{{"name", "coffer-test-upstream"}, {"version", "1.0.0"}}}};
+            if (!opts_.instructions.empty()) result["instructions"] = opts_.instructions;
+            reply(out, id, std::move(result));
         };
         if (opts_.init_delay_ms <= 0) return answer();
         auto t = std::make_shared<asio::steady_timer>(io_, std::chrono::milliseconds(opts_.init_delay_ms));

@@ -39,6 +39,7 @@ struct Options {
     // Read at every tools/list and tools/call (an "upgrade" without a restart): one tool per line;
     // `NAME` adds a tool that answers "NAME ok", `-NAME` hides a built-in tool.
     std::string tools_file;
+    std::string instructions;  // the initialize result's instructions ("" = none)
     // HTTP: every request must carry these headers, each with a value whose SHA-256 (lower-case
     // hex) is given; otherwise 401 (the secret itself never appears on the command line).
     std::vector<std::pair<std::string, std::string>> required_headers;

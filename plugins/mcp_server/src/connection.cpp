@@ -284,6 +284,7 @@ void Connection::on_discover(bool is_error, std::string_view payload) {
             protocol_version_ = std::string(stateless::kVersion);
             capabilities_ = d->capabilities;
             server_info_ = d->server_info;
+            instructions_ = d->instructions;
             transport_->stateless(protocol_version_);
             become_ready();
             return;
@@ -387,6 +388,8 @@ void Connection::on_initialize(std::string_view, bool is_error, std::string_view
     up_->set_era(Upstream::Era::sessions);
     if (auto si = raw_json::member(payload, "serverInfo")) server_info_ = std::string(*si);
     if (auto caps = raw_json::member(payload, "capabilities")) capabilities_ = std::string(*caps);
+    if (auto in = raw_json::member(payload, "instructions"))
+        if (auto text = raw_json::decode_string(*in)) instructions_ = std::move(*text);
     transport_->initialized(protocol_version_);
     transport_->send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", std::nullopt);
     become_ready();

@@ -81,6 +81,7 @@ public:
     const std::string& protocol_version() const { return protocol_version_; }
     const std::string& server_info() const { return server_info_; }    // raw JSON ("" if none)
     const std::string& capabilities() const { return capabilities_; }  // raw JSON ("" if none)
+    const std::string& instructions() const { return instructions_; }  // the server's own ("" if none)
     long pid() const { return transport_ ? transport_->pid() : 0; }
 
 private:
@@ -206,7 +207,7 @@ private:
     bool listen_unsupported_ = false;  // the upstream answered subscriptions/listen with an error
     std::shared_ptr<boost::asio::steady_timer> listen_timer_;
 
-    std::string protocol_version_, server_info_, capabilities_;
+    std::string protocol_version_, server_info_, capabilities_, instructions_;
 };
 
 }  // namespace coffer::mcp_server

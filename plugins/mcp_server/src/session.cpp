@@ -1,5 +1,7 @@
 #include "session.hpp"
 
+#include <coffer/mcp_instructions.hpp>
+
 #include <atomic>
 
 namespace coffer::mcp_server {
@@ -90,7 +92,17 @@ void Session::request(sdk::McpCall call, std::string_view method, std::string_vi
                            .text());
             return;
         }
-        core->connection()->submit(std::move(r));
+        auto conn = core->connection();
+        if (r.method == "tools/list") {
+            // The server's own instructions travel with its tools, for the gateway's tool search.
+            r.done = [done = std::move(r.done), w = std::weak_ptr<Connection>(conn)](std::string_view result,
+                                                                                   std::string_view error) {
+                auto c = w.lock();
+                if (!error.empty() || !c || c->instructions().empty()) return done(result, error);
+                done(mcp_instructions::attach(result, c->instructions()), error);
+            };
+        }
+        conn->submit(std::move(r));
     });
     if (!queued)
         req->done({}, Failure{err::kUnavailable, "the mcp_server plugin is shutting down", std::string(reason::closed), {}}.text());

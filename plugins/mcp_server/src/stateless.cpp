@@ -42,6 +42,7 @@ std::optional<Discovery> read_discovery(std::string_view result) {
         if (s.is_string()) d.supported.emplace_back(s.as_string());
     const auto* caps = o.if_contains("capabilities");
     d.capabilities = caps && caps->is_object() ? json::serialize(*caps) : "{}";
+    if (const auto* in = o.if_contains("instructions"); in && in->is_string()) d.instructions = in->as_string();
     if (const auto* meta = o.if_contains("_meta"); meta && meta->is_object())
         if (const auto* info = meta->as_object().if_contains(mcp_stateless::kServerInfoKey))
             d.server_info = json::serialize(*info);

@@ -23,6 +23,7 @@ struct Discovery {
     std::vector<std::string> supported;  // supportedVersions
     std::string capabilities;            // raw JSON object ("{}" when absent)
     std::string server_info;             // raw JSON ("" when absent)
+    std::string instructions;            // the server's instructions ("" when absent)
     bool speaks(std::string_view version) const;
 };
 std::optional<Discovery> read_discovery(std::string_view result);

@@ -241,3 +241,25 @@ BOOST_AUTO_TEST_CASE(the_first_search_indexes_off_the_network_thread) {
     std::cerr << log.substr(at, 80) << "\n";
     BOOST_TEST(answered_meanwhile >= 3);
 }
+
+BOOST_AUTO_TEST_CASE(a_servers_instructions_are_searched_with_its_tools) {
+    // The mcp_server plugin passes the upstream's initialize instructions along with its tools
+    // (coffer/mcp_instructions.hpp); the search indexes them as a field of every tool of that
+    // server. Only the instructions hold the made-up word "zorblat".
+    EchoDaemon echo;
+    auto& d = echo.d;
+    add_stdio_server(d, "ledger", COFFER_TEST_UPSTREAM, {"--instructions", "Use these tools for zorblat bookkeeping."});
+    add_stdio_server(d, "plain", COFFER_TEST_UPSTREAM);
+    McpClient c(d);
+    c.initialize();
+    auto listed = c.request("tools/list").json;
+    BOOST_TEST(listed.at("result").as_object().if_contains("_meta") == nullptr);  // the key stays between plugin and host
+    BOOST_TEST(json::serialize(listed).find("zorblat") == std::string::npos);
+    auto names = found(search(c, {{"query", "zorblat"}, {"top_k", 20}}));
+    BOOST_REQUIRE(!names.empty());
+    for (auto& n : names) BOOST_TEST(n.rfind("ledger__", 0) == 0u, n);
+    // With the same tools, a word both servers' tools share still ranks both.
+    auto both = found(search(c, {{"query", "return the server's process id"}}));
+    BOOST_TEST(has(both, "ledger__pid"));
+    BOOST_TEST(has(both, "plain__pid"));
+}

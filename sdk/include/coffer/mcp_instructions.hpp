@@ -1,0 +1,44 @@
+// A provider's MCP server instructions, for the gateway's tool search (SPEC G-24): a provider may
+// put its server's own instructions (the `instructions` of the initialize or server/discover
+// result) into the `_meta` of the `tools/list` results it gives the host, under kMetaKey. The
+// host indexes them as a field of every tool of that server and never passes the key on to
+// clients (the aggregated list is the host's own). Optional: a provider without instructions
+// leaves the result alone.
+#pragma once
+
+#include <coffer/raw_json.hpp>
+
+#include <boost/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace coffer::mcp_instructions {
+
+inline constexpr std::string_view kMetaKey = "io.coffer/serverInstructions";
+
+// `result` (a raw JSON object) with `instructions` under _meta[kMetaKey], any other _meta members
+// kept; the result unchanged when it is not an object or the instructions are empty.
+inline std::string attach(std::string_view result, std::string_view instructions) {
+    if (instructions.empty()) return std::string(result);
+    boost::system::error_code ec;
+    auto v = boost::json::parse(result, ec);
+    if (ec || !v.is_object()) return std::string(result);
+    auto& o = v.as_object();
+    auto* meta = o.if_contains("_meta");
+    if (!meta || !meta->is_object()) meta = &(o["_meta"] = boost::json::object{});
+    meta->as_object()[kMetaKey] = instructions;
+    return boost::json::serialize(v);
+}
+
+// The instructions a tools/list result carries under _meta[kMetaKey], if any. Scans the raw text
+// (raw_json.hpp) rather than parsing a list that may hold thousands of tools.
+inline std::optional<std::string> read(std::string_view result) {
+    auto meta = raw_json::member(result, "_meta");
+    if (!meta) return std::nullopt;
+    auto text = raw_json::member(*meta, kMetaKey);
+    return text ? raw_json::decode_string(*text) : std::nullopt;
+}
+
+}  // namespace coffer::mcp_instructions
