@@ -1,5 +1,6 @@
 #include "toolsearch/expand.hpp"
 
+#include "toolsearch/entities.hpp"
 #include "toolsearch/stem.hpp"
 #include "toolsearch/tokenize.hpp"
 
@@ -89,6 +90,9 @@ constexpr Entry kSynonyms[] = {
     {"download", "fetch get"}, {"now", "current"}, {"rename", "move"}, {"remember", "memory"},
 };
 
+// What a named thing's type adds: a cue, below the request's own words.
+constexpr float kEntityWeight = 0.5f;
+
 using Table = std::map<std::string, std::vector<WeightedTerm>>;
 
 void load(Table& t, const Entry* begin, const Entry* end, float weight) {
@@ -129,6 +133,7 @@ std::vector<WeightedTerm> expand(std::string_view query, const std::vector<std::
             if (query.find(word) != std::string_view::npos)
                 for (auto& t : terms) out.push_back({t, 1.0f});
     }
+    for (auto& t : entity_terms(query)) out.push_back({t, kEntityWeight});
     auto& table = english();
     for (auto& q : query_terms)
         if (auto it = table.find(q); it != table.end())

@@ -3,8 +3,10 @@
 #include <boost/test/unit_test.hpp>
 
 #include "retrieval/embedder.hpp"
+#include "toolsearch/entities.hpp"
 #include "toolsearch/hybrid.hpp"
 #include "toolsearch/index.hpp"
+#include "toolsearch/tokenize.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -123,6 +125,39 @@ BOOST_AUTO_TEST_CASE(a_request_naming_a_server_lifts_its_tools) {
     named = servers.named({"kube"});
     BOOST_TEST(named[3]);
     BOOST_TEST(servers.server_of(99) == ts::Servers::kNone);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(entities)
+
+namespace {
+bool has(const std::vector<std::string>& v, std::string_view w) {
+    auto s = ts::tokenize(w);
+    return !s.empty() && std::find(v.begin(), v.end(), s.front()) != v.end();
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(named_things_bring_their_type) {
+    BOOST_TEST(has(ts::entity_terms("show me what's inside notes.txt"), "file"));
+    BOOST_TEST(has(ts::entity_terms("rename report.docx, please."), "file"));
+    BOOST_TEST(has(ts::entity_terms("open https://example.com/a?b=c"), "url"));
+    BOOST_TEST(has(ts::entity_terms("sitemap of docs.example.com"), "url"));
+    BOOST_TEST(!has(ts::entity_terms("sitemap of docs.example.com"), "file"));
+    BOOST_TEST(has(ts::entity_terms("use /src/app as the default"), "directory"));
+    BOOST_TEST(has(ts::entity_terms("mail bob@example.org"), "email"));
+    BOOST_TEST(has(ts::entity_terms("expose it on localhost:8080"), "port"));
+    BOOST_TEST(has(ts::entity_terms("add 17 and 25"), "number"));
+    BOOST_TEST(!has(ts::entity_terms("kill process 1234"), "number"));  // one number says nothing
+    BOOST_TEST(has(ts::entity_terms("who is in my workspace"), "user"));
+    BOOST_TEST(has(ts::entity_terms("where is the office"), "location"));
+    BOOST_TEST(has(ts::entity_terms("How many documents are there"), "count"));
+    BOOST_TEST(has(ts::entity_terms("how far is it"), "distance"));
+    // Ordinary words, version numbers and sentence ends are not things.
+    BOOST_TEST(ts::entity_terms("create an issue.").empty());
+    BOOST_TEST(ts::entity_terms("upgrade to 1.2").empty());
+    BOOST_TEST(ts::entity_terms("").empty());
+    BOOST_TEST(ts::entity_terms("   / : @ . ").empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
