@@ -32,11 +32,10 @@ public:
     std::size_t count() const { return names_.size(); }
 
 private:
-    struct Server {
-        std::string name;
-        std::vector<std::string> words;  // tokenized name, and the name itself lower-cased
-    };
-    std::vector<Server> names_;
+    void mark(std::string_view candidate, std::vector<bool>& out) const;
+
+    std::vector<std::string> names_;                              // by server id
+    std::vector<std::pair<std::string, std::uint32_t>> words_;    // (word of a name, server), sorted
     std::vector<std::uint32_t> tool_server_;
 };
 
