@@ -82,12 +82,7 @@ std::vector<Hit> ToolVectors::nearest(const std::vector<float>& query, std::size
     hits.reserve(n);
     for (std::size_t t = 0; t < n; ++t) hits.push_back({t, retrieval::dot(query.data(), rows_.data() + t * dim_, dim_)});
     auto better = [](const Hit& a, const Hit& b) { return a.score != b.score ? a.score > b.score : a.tool < b.tool; };
-    if (limit && limit < hits.size()) {
-        std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(limit), hits.end(), better);
-        hits.resize(limit);
-    } else {
-        std::sort(hits.begin(), hits.end(), better);
-    }
+    keep_best(hits, limit, better);
     return hits;
 }
 

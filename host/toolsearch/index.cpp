@@ -235,12 +235,7 @@ std::vector<Hit> Index::query(std::string_view text, std::size_t limit) const {
         if (a.score != c.score) return a.score > c.score;
         return rank_[a.tool] < rank_[c.tool];
     };
-    if (limit && limit < hits.size()) {
-        std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(limit), hits.end(), better);
-        hits.resize(limit);
-    } else {
-        std::sort(hits.begin(), hits.end(), better);
-    }
+    keep_best(hits, limit, better);
     return hits;
 }
 

@@ -13,6 +13,7 @@
 #include "toolsearch/servers.hpp"
 #include "toolsearch/trigram.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -48,6 +49,17 @@ struct Hit {
     std::size_t tool = 0;  // position in the list the index was built from
     double score = 0;
 };
+
+// Orders `hits` best first by `better` and keeps the first `limit` (0: all).
+template <class Better>
+void keep_best(std::vector<Hit>& hits, std::size_t limit, Better better) {
+    if (limit && limit < hits.size()) {
+        std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(limit), hits.end(), better);
+        hits.resize(limit);
+    } else {
+        std::sort(hits.begin(), hits.end(), better);
+    }
+}
 
 class Index {
 public:
