@@ -170,6 +170,9 @@ struct ToolItems {
 // search waits (the keyword index answers meanwhile).
 inline constexpr auto kVectorRetry = std::chrono::seconds(60);
 
+// Set when the daemon stops (Builtins::stopping): no more embedding.
+std::atomic<bool> g_stopping{false};
+
 // The embeddings client of the calling thread for `settings` (each of the two search threads has
 // its own: the client is not shared between threads).
 retrieval::Embedder* thread_embedder(const toolsearch::HybridSettings& settings, std::chrono::milliseconds timeout,
@@ -268,9 +271,11 @@ private:
         b->index = toolsearch::Index(texts, options);
         if (hybrid.enabled() && !texts.empty()) {
             try {
-                auto* embedder = thread_embedder(hybrid, std::chrono::seconds(30), 3);
-                auto vectors = std::make_shared<toolsearch::ToolVectors>(texts, *embedder);
-                if (vectors->empty()) throw std::runtime_error("the endpoint gave vectors of differing lengths");
+                // Per batch of tools: 15 s, two attempts (a daemon stopping waits for one batch at most).
+                auto* embedder = thread_embedder(hybrid, std::chrono::seconds(15), 2);
+                auto vectors = std::make_shared<toolsearch::ToolVectors>(texts, *embedder, [] { return g_stopping.load(); });
+                if (g_stopping) return b;
+                if (vectors->empty()) throw std::runtime_error("the endpoint gave no vectors, or vectors of differing lengths");
                 b->vectors = std::move(vectors);
             } catch (const std::exception& e) {
                 b->vectors_failed = std::chrono::steady_clock::now();
@@ -473,6 +478,8 @@ std::optional<std::string> Builtins::memo_key(Session& s) {
     return key;
 }
 
+void Builtins::stopping() { search_detail::g_stopping = true; }
+
 void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::object params) {
     std::string name;
     if (auto* n = params.if_contains("name"); n && n->is_string()) name = std::string(n->as_string());
@@ -517,11 +524,14 @@ void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::objec
         boost::asio::post(querying(), [built, args, hybrid, net = session.env_.net, w = session.weak_from_this(), ex,
                                        finish] {
             std::optional<std::vector<float>> query_vector;
-            try {
-                auto v = thread_embedder(hybrid, std::chrono::seconds(5), 1)->embed({args.query});
-                if (v.size() == 1) query_vector = std::move(v.front());
-            } catch (const std::exception& e) {
-                core::log::warn("tool search: embedding the request failed; keyword results only", {{"error", e.what()}});
+            if (!search_detail::g_stopping) {
+                try {
+                    auto v = thread_embedder(hybrid, std::chrono::seconds(5), 1)->embed({args.query});
+                    if (v.size() == 1) query_vector = std::move(v.front());
+                } catch (const std::exception& e) {
+                    core::log::warn("tool search: embedding the request failed; keyword results only",
+                                    {{"error", e.what()}});
+                }
             }
             boost::asio::post(net, [w, ex, built, query_vector = std::move(query_vector), finish] {
                 auto session = w.lock();

@@ -50,6 +50,9 @@ class Builtins {
 public:
     // tools/call of a `coffer__` name: answered on `ex`, now or when the session's tools are known.
     static void call(Session& session, const std::shared_ptr<Exchange>& ex, boost::json::object params);
+    // The daemon is stopping: a tool search embedding tools stops between batches and nothing
+    // new is embedded, so the search threads end within one request to the endpoint.
+    static void stopping();
 
 private:
     // What identifies the session's current tool lists when all of them are cached and fresh.

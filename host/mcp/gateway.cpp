@@ -2,6 +2,7 @@
 // the lifecycle asks of it from other threads (refresh, providers changed, close an instance);
 // plus the transport helpers the fronts share.
 #include "mcp/gateway.hpp"
+#include "mcp/builtin_search.hpp"
 #include "mcp/local_socket.hpp"
 
 #include "core/log.hpp"
@@ -98,6 +99,7 @@ void Gateway::tick() {
 
 void Gateway::shutdown() {
     if (stopped_.exchange(true)) return;
+    Builtins::stopping();
     tick_.cancel();
     if (local_) local_->stop();  // no new local connections
     auto all = sessions_;

@@ -55,24 +55,33 @@ std::string embedding_text(const ToolText& tool) {
     return text;
 }
 
-ToolVectors::ToolVectors(const std::vector<ToolText>& tools, retrieval::Embedder& embedder) {
+ToolVectors::ToolVectors(const std::vector<ToolText>& tools, retrieval::Embedder& embedder,
+                         const std::function<bool()>& stop) {
     model_ = embedder.model_id();
-    if (tools.empty()) return;
+    std::size_t dim = 0;
     std::vector<std::string> texts;
-    texts.reserve(tools.size());
-    for (auto& t : tools) texts.push_back(embedding_text(t));
-    auto vectors = embedder.embed(texts);
-    if (vectors.size() != tools.size() || vectors.front().empty()) return;
-    std::size_t dim = vectors.front().size();
-    rows_.reserve(dim * vectors.size());
-    for (auto& v : vectors) {
-        if (v.size() != dim) {
+    for (std::size_t at = 0; at < tools.size(); at += kEmbedBatch) {
+        if (stop && stop()) {
             rows_.clear();
             return;
         }
-        rows_.insert(rows_.end(), v.begin(), v.end());
+        texts.clear();
+        for (std::size_t i = at; i < std::min(tools.size(), at + kEmbedBatch); ++i) texts.push_back(embedding_text(tools[i]));
+        auto vectors = embedder.embed(texts);
+        if (vectors.size() != texts.size()) {
+            rows_.clear();
+            return;
+        }
+        for (auto& v : vectors) {
+            if (dim == 0) dim = v.size();
+            if (v.empty() || v.size() != dim) {  // vectors of one space have one length
+                rows_.clear();
+                return;
+            }
+            rows_.insert(rows_.end(), v.begin(), v.end());
+        }
     }
-    dim_ = dim;
+    dim_ = rows_.empty() ? 0 : dim;
 }
 
 std::vector<Hit> ToolVectors::nearest(const std::vector<float>& query, std::size_t limit) const {

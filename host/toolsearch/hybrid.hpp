@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,9 +48,12 @@ std::string embedding_text(const ToolText& tool);
 class ToolVectors {
 public:
     ToolVectors() = default;
-    // Embeds every tool through `embedder` (which batches and retries). Throws what the embedder
-    // throws (retrieval::Error) when the endpoint cannot be reached or answers nonsense.
-    ToolVectors(const std::vector<ToolText>& tools, retrieval::Embedder& embedder);
+    // Embeds every tool through `embedder`, kEmbedBatch at a time (it retries each). Throws what
+    // the embedder throws (retrieval::Error) when the endpoint cannot be reached or answers
+    // nonsense; stops (leaving the vectors empty) when `stop` says so between batches.
+    static constexpr std::size_t kEmbedBatch = 64;
+    ToolVectors(const std::vector<ToolText>& tools, retrieval::Embedder& embedder,
+                const std::function<bool()>& stop = {});
 
     bool empty() const { return dim_ == 0; }
     std::size_t dimensions() const { return dim_; }

@@ -72,6 +72,19 @@ BOOST_AUTO_TEST_CASE(nearest_by_cosine_and_wrong_length_gives_nothing) {
     BOOST_TEST(ts::ToolVectors().nearest({1, 0, 0}, 3).empty());
 }
 
+BOOST_AUTO_TEST_CASE(tools_are_embedded_in_batches_and_a_stop_leaves_no_vectors) {
+    std::vector<ts::ToolText> many;
+    for (int i = 0; i < 150; ++i) many.push_back(tool("s__t" + std::to_string(i), "a tool"));
+    TableEmbedder e;
+    ts::ToolVectors all(many, e);
+    BOOST_TEST(e.calls == 3);  // 64 + 64 + 22
+    BOOST_TEST(all.nearest({1, 0, 0}, 0).size() == 150u);
+    int asked = 0;
+    ts::ToolVectors stopped(many, e, [&] { return ++asked > 1; });  // stop before the second batch
+    BOOST_TEST(stopped.empty());
+    BOOST_TEST(e.calls == 4);
+}
+
 BOOST_AUTO_TEST_CASE(fusion_orders_by_both_lists_and_scores_fall_with_rank) {
     std::vector<ts::Hit> keyword{{0, 9.0}, {1, 5.0}, {2, 1.0}};
     std::vector<ts::Hit> vector{{2, 0.9}, {1, 0.8}, {3, 0.7}};
