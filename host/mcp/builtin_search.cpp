@@ -201,14 +201,16 @@ public:
         return nullptr;
     }
 
-    // Builds (unless another build of the same tools finished meanwhile, with vectors as wanted)
-    // and caches. Indexing thread only: building 10,000 tools takes long enough to stall every
-    // session if it ran on the network thread, and embedding them waits on the endpoint.
+    // Builds (unless another build of the same tools finished meanwhile — with vectors, when
+    // `with_vectors` asks for them) and caches. Indexing thread only: building 10,000 tools takes
+    // long enough to stall every session if it ran on the network thread, and embedding them
+    // waits on the endpoint. A search builds the keyword index alone and answers with it; the
+    // vectors are made afterwards (retry_vectors), so no search waits for the endpoint.
     std::shared_ptr<const Built> build_and_keep(const ToolItems& items, std::size_t fp,
-                                                const toolsearch::HybridSettings& hybrid) {
-        if (auto hit = find(fp, items.tools.size()); hit && !wants_vectors(*hit, hybrid)) return hit;
+                                                const toolsearch::HybridSettings& hybrid, bool with_vectors) {
+        if (auto hit = find(fp, items.tools.size()); hit && (!with_vectors || !wants_vectors(*hit, hybrid))) return hit;
         auto t0 = std::chrono::steady_clock::now();
-        auto built = build(items, fp, hybrid);
+        auto built = build(items, fp, hybrid, with_vectors);
         core::log::info("tool search index built",
                         {{"tools", static_cast<std::int64_t>(items.tools.size())},
                          {"vectors", built->vectors ? built->vectors->model() : std::string("none")},
@@ -245,8 +247,10 @@ public:
 private:
     static constexpr std::size_t kEntries = 4;
 
+    // Without `with_vectors` a hybrid index is keyword-only and wants its vectors at once
+    // (vectors_failed stays at the clock's epoch).
     static std::shared_ptr<const Built> build(const ToolItems& items, std::size_t fp,
-                                              const toolsearch::HybridSettings& hybrid) {
+                                              const toolsearch::HybridSettings& hybrid, bool with_vectors) {
         auto b = std::make_shared<Built>();
         b->fingerprint = fp;
         b->hybrid = hybrid;
@@ -269,7 +273,7 @@ private:
         toolsearch::Options options;
         options.vector_weight = hybrid.vector_weight;
         b->index = toolsearch::Index(texts, options);
-        if (hybrid.enabled() && !texts.empty()) {
+        if (with_vectors && hybrid.enabled() && !texts.empty()) {
             try {
                 // Per batch of tools: 15 s, two attempts (a daemon stopping waits for one batch at most).
                 auto* embedder = thread_embedder(hybrid, std::chrono::seconds(15), 2);
@@ -296,7 +300,6 @@ using search_detail::Built;
 using search_detail::IndexCache;
 using search_detail::ToolItems;
 using search_detail::thread_embedder;
-using search_detail::kVectorRetry;
 
 namespace {
 
@@ -393,7 +396,7 @@ void retry_vectors(const std::shared_ptr<const Built>& built, const toolsearch::
         for (std::size_t i = 0; i < built->names.size(); ++i) items.tools.emplace_back(built->names[i], built->raw[i]);
         items.instructions = built->instructions;
         try {
-            cache().build_and_keep(items, built->fingerprint, hybrid);
+            cache().build_and_keep(items, built->fingerprint, hybrid, true);
         } catch (const std::exception& e) {
             core::log::error("coffer__search_tools could not index the tools", {{"error", e.what()}});
         }
@@ -540,8 +543,13 @@ void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::objec
             });
         });
     };
-    if (auto key = memo_key(s); key && s.search_memo_ && s.search_memo_->key == *key)
-        return respond(s, s.search_memo_->built);
+    if (auto key = memo_key(s); key && s.search_memo_ && s.search_memo_->key == *key) {
+        // The same tools; their vectors may have arrived since (retry_vectors rebuilt the entry).
+        auto& memo = s.search_memo_->built;
+        if (!memo->vectors && s.env_.config.tool_search.enabled())
+            if (auto newer = cache().find(memo->fingerprint, memo->names.size()); newer && newer->vectors) memo = newer;
+        return respond(s, memo);
+    }
     Catalog::collect(s, "tools/list", [w = s.weak_from_this(), ex, respond](const Catalog::Items& items) {
         auto session = w.lock();
         if (!session || ex->done) return;
@@ -578,7 +586,7 @@ void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::objec
                                        w = session->weak_from_this(), ex, answer] {
             std::shared_ptr<const Built> built;
             try {
-                built = cache().build_and_keep(*owned, fp, hybrid);
+                built = cache().build_and_keep(*owned, fp, hybrid, false);
             } catch (const std::exception& e) {
                 core::log::error("coffer__search_tools could not index the tools", {{"error", e.what()}});
             }
