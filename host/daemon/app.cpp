@@ -224,7 +224,9 @@ core::Result<void> App::tool_search_settings(toolsearch::HybridSettings& out) {
                                      "COFFER_TOOLSEARCH_EMBEDDINGS_KEY: " + r.message);
         out.api_key = std::move(r.value);
     }
-    core::log::info("tool search: hybrid", {{"embeddings", out.base_url}, {"model", out.model},
+    // Only the endpoint's origin is logged: a path or query could carry something private.
+    auto origin = out.base_url.substr(0, out.base_url.find_first_of("/?#", out.base_url.find("://") + 3));
+    core::log::info("tool search: hybrid", {{"embeddings", origin}, {"model", out.model},
                                             {"vector_weight", static_cast<double>(out.vector_weight)}});
     return {};
 }

@@ -135,6 +135,14 @@ core::Result<void> toolsearch_settings(Options& o) {
         return bad("COFFER_TOOLSEARCH_EMBEDDINGS_URL and COFFER_TOOLSEARCH_EMBEDDINGS_MODEL go together");
     if (!url.empty() && url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
         return bad("COFFER_TOOLSEARCH_EMBEDDINGS_URL must be an http:// or https:// URL such as http://127.0.0.1:11434/v1");
+    if (!url.empty()) {
+        auto authority = url.substr(url.find("://") + 3);
+        authority = authority.substr(0, authority.find_first_of("/?#"));
+        if (authority.find('@') != std::string::npos)
+            return bad("COFFER_TOOLSEARCH_EMBEDDINGS_URL must not carry credentials; store the key and name it in "
+                       "COFFER_TOOLSEARCH_EMBEDDINGS_KEY");
+        if (authority.empty()) return bad("COFFER_TOOLSEARCH_EMBEDDINGS_URL has no host");
+    }
     if (!o.toolsearch_embeddings_key.empty() && o.toolsearch_embeddings_key.rfind("credref:", 0) != 0)
         return bad("COFFER_TOOLSEARCH_EMBEDDINGS_KEY must name a stored credential (credref:NAME), not hold the key");
     if (auto w = get("COFFER_TOOLSEARCH_VECTOR_WEIGHT"); !w.empty()) {

@@ -170,8 +170,24 @@ struct ToolItems {
 // search waits (the keyword index answers meanwhile).
 inline constexpr auto kVectorRetry = std::chrono::seconds(60);
 
-// Set when the daemon stops (Builtins::stopping): no more embedding.
-std::atomic<bool> g_stopping{false};
+// The gateway's lifetime as the search threads see it. Builtins::stopping (the gateway shutting
+// down, on the network thread, before the io_context goes away) bumps the generation under the
+// mutex; work started in an earlier generation embeds nothing more and posts nothing back, so no
+// search thread touches a network thread that is gone.
+std::mutex g_life_mutex;
+std::atomic<std::uint64_t> g_generation{0};
+
+// Posts `f` to `net` unless the gateway of `generation` has stopped since.
+template <class Executor, class F>
+void post_back(const Executor& net, std::uint64_t generation, F&& f) {
+    std::lock_guard lock(g_life_mutex);
+    if (g_generation.load() != generation) return;
+    boost::asio::post(net, std::forward<F>(f));
+}
+
+// A request embedding failed at this steady-clock count (0: not lately): for kVectorRetry after
+// one, searches use the keyword list without waiting on the endpoint again.
+std::atomic<std::int64_t> g_query_failed{0};
 
 // The embeddings client of the calling thread for `settings` (each of the two search threads has
 // its own: the client is not shared between threads).
@@ -273,12 +289,16 @@ private:
         toolsearch::Options options;
         options.vector_weight = hybrid.vector_weight;
         b->index = toolsearch::Index(texts, options);
+        // Without vectors now, a hybrid index wants them at once (as if they failed long ago).
+        if (!with_vectors) b->vectors_failed = std::chrono::steady_clock::now() - kVectorRetry;
         if (with_vectors && hybrid.enabled() && !texts.empty()) {
             try {
                 // Per batch of tools: 15 s, two attempts (a daemon stopping waits for one batch at most).
                 auto* embedder = thread_embedder(hybrid, std::chrono::seconds(15), 2);
-                auto vectors = std::make_shared<toolsearch::ToolVectors>(texts, *embedder, [] { return g_stopping.load(); });
-                if (g_stopping) return b;
+                auto generation = g_generation.load();
+                auto vectors = std::make_shared<toolsearch::ToolVectors>(
+                    texts, *embedder, [generation] { return g_generation.load() != generation; });
+                if (g_generation.load() != generation) return b;
                 if (vectors->empty()) throw std::runtime_error("the endpoint gave no vectors, or vectors of differing lengths");
                 b->vectors = std::move(vectors);
             } catch (const std::exception& e) {
@@ -300,6 +320,7 @@ using search_detail::Built;
 using search_detail::IndexCache;
 using search_detail::ToolItems;
 using search_detail::thread_embedder;
+using search_detail::kVectorRetry;
 
 namespace {
 
@@ -370,6 +391,13 @@ std::string clip(std::string_view s, std::size_t max) {
     return std::string(s.substr(0, n)) + "…";
 }
 
+// The thread the tools' vectors are made on: apart from the indexing thread, so that embedding a
+// large catalog never delays a keyword index another session waits for.
+boost::asio::thread_pool& embedding() {
+    static boost::asio::thread_pool pool(1);
+    return pool;
+}
+
 // The thread a hybrid search's request is embedded on (the endpoint's round trip must not hold
 // the network thread).
 boost::asio::thread_pool& querying() {
@@ -386,11 +414,13 @@ std::vector<toolsearch::Hit> rank(const Built& b, const Args& args, const std::v
                             b.hybrid.vector_weight);
 }
 
-// When the tools' vectors are missing because the endpoint failed a while ago, embed them again
-// on the indexing thread; searches meanwhile use the keyword index.
+// When the tools' vectors are missing (a new catalog, or the endpoint failed a while ago), make
+// them on the embedding thread; searches meanwhile use the keyword index. A catalog no longer
+// cached by then is skipped.
 void retry_vectors(const std::shared_ptr<const Built>& built, const toolsearch::HybridSettings& hybrid) {
     if (!IndexCache::wants_vectors(*built, hybrid) || built->retry_posted.exchange(true)) return;
-    boost::asio::post(indexing(), [built, hybrid] {
+    boost::asio::post(embedding(), [built, hybrid, generation = search_detail::g_generation.load()] {
+        if (search_detail::g_generation.load() != generation || !cache().find(built->fingerprint, built->names.size())) return;
         ToolItems items;
         items.tools.reserve(built->names.size());
         for (std::size_t i = 0; i < built->names.size(); ++i) items.tools.emplace_back(built->names[i], built->raw[i]);
@@ -481,7 +511,10 @@ std::optional<std::string> Builtins::memo_key(Session& s) {
     return key;
 }
 
-void Builtins::stopping() { search_detail::g_stopping = true; }
+void Builtins::stopping() {
+    std::lock_guard lock(search_detail::g_life_mutex);
+    ++search_detail::g_generation;
+}
 
 void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::object params) {
     std::string name;
@@ -524,19 +557,25 @@ void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::objec
         if (!built->vectors || !hybrid.enabled()) return finish(session, *built, nullptr);
         // Hybrid: the request's vector comes from the endpoint, off the network thread; when the
         // endpoint fails the keyword list answers.
+        auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+        auto failed = search_detail::g_query_failed.load();
+        if (failed && now - failed < std::chrono::steady_clock::duration(kVectorRetry).count())
+            return finish(session, *built, nullptr);  // the endpoint failed lately: no waiting on it
         boost::asio::post(querying(), [built, args, hybrid, net = session.env_.net, w = session.weak_from_this(), ex,
-                                       finish] {
+                                       finish, generation = search_detail::g_generation.load()] {
             std::optional<std::vector<float>> query_vector;
-            if (!search_detail::g_stopping) {
+            if (search_detail::g_generation.load() == generation && !w.expired() && !ex->done) {
                 try {
                     auto v = thread_embedder(hybrid, std::chrono::seconds(5), 1)->embed({args.query});
                     if (v.size() == 1) query_vector = std::move(v.front());
+                    search_detail::g_query_failed = 0;
                 } catch (const std::exception& e) {
-                    core::log::warn("tool search: embedding the request failed; keyword results only",
+                    search_detail::g_query_failed = std::chrono::steady_clock::now().time_since_epoch().count();
+                    core::log::warn("tool search: embedding the request failed; keyword results only for a minute",
                                     {{"error", e.what()}});
                 }
             }
-            boost::asio::post(net, [w, ex, built, query_vector = std::move(query_vector), finish] {
+            search_detail::post_back(net, generation, [w, ex, built, query_vector = std::move(query_vector), finish] {
                 auto session = w.lock();
                 if (!session || ex->done) return;
                 finish(*session, *built, query_vector ? &*query_vector : nullptr);
@@ -547,7 +586,7 @@ void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::objec
         // The same tools; their vectors may have arrived since (retry_vectors rebuilt the entry).
         auto& memo = s.search_memo_->built;
         if (!memo->vectors && s.env_.config.tool_search.enabled())
-            if (auto newer = cache().find(memo->fingerprint, memo->names.size()); newer && newer->vectors) memo = newer;
+            if (auto newer = cache().find(memo->fingerprint, memo->names.size())) memo = newer;
         return respond(s, memo);
     }
     Catalog::collect(s, "tools/list", [w = s.weak_from_this(), ex, respond](const Catalog::Items& items) {
@@ -583,14 +622,15 @@ void Builtins::call(Session& s, const std::shared_ptr<Exchange>& ex, json::objec
         for (auto* it : own) owned->tools.push_back(*it);
         owned->instructions = std::move(instructions);
         boost::asio::post(indexing(), [owned, fp, hybrid = session->env_.config.tool_search, net = session->env_.net,
-                                       w = session->weak_from_this(), ex, answer] {
+                                       w = session->weak_from_this(), ex, answer,
+                                       generation = search_detail::g_generation.load()] {
             std::shared_ptr<const Built> built;
             try {
                 built = cache().build_and_keep(*owned, fp, hybrid, false);
             } catch (const std::exception& e) {
                 core::log::error("coffer__search_tools could not index the tools", {{"error", e.what()}});
             }
-            boost::asio::post(net, [w, ex, answer, built] {
+            search_detail::post_back(net, generation, [w, ex, answer, built] {
                 auto session = w.lock();
                 if (!session || ex->done) return;
                 answer(*session, built);

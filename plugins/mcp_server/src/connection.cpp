@@ -388,6 +388,7 @@ void Connection::on_initialize(std::string_view, bool is_error, std::string_view
     up_->set_era(Upstream::Era::sessions);
     if (auto si = raw_json::member(payload, "serverInfo")) server_info_ = std::string(*si);
     if (auto caps = raw_json::member(payload, "capabilities")) capabilities_ = std::string(*caps);
+    instructions_.clear();  // a restarted upstream may have dropped them
     if (auto in = raw_json::member(payload, "instructions"))
         if (auto text = raw_json::decode_string(*in)) instructions_ = std::move(*text);
     transport_->initialized(protocol_version_);

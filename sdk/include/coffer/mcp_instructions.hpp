@@ -8,8 +8,6 @@
 
 #include <coffer/raw_json.hpp>
 
-#include <boost/json.hpp>
-
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,18 +16,15 @@ namespace coffer::mcp_instructions {
 
 inline constexpr std::string_view kMetaKey = "io.coffer/serverInstructions";
 
-// `result` (a raw JSON object) with `instructions` under _meta[kMetaKey], any other _meta members
-// kept; the result unchanged when it is not an object or the instructions are empty.
+// `result` (a raw JSON object) with `instructions` under _meta[kMetaKey], inserted into the raw
+// text (the rest of the result byte for byte, any other _meta members kept); the result
+// unchanged when it is not an object or the instructions are empty.
 inline std::string attach(std::string_view result, std::string_view instructions) {
-    if (instructions.empty()) return std::string(result);
-    boost::system::error_code ec;
-    auto v = boost::json::parse(result, ec);
-    if (ec || !v.is_object()) return std::string(result);
-    auto& o = v.as_object();
-    auto* meta = o.if_contains("_meta");
-    if (!meta || !meta->is_object()) meta = &(o["_meta"] = boost::json::object{});
-    meta->as_object()[kMetaKey] = instructions;
-    return boost::json::serialize(v);
+    if (instructions.empty() || !raw_json::is_object(result)) return std::string(result);
+    std::string field = raw_json::quote(kMetaKey) + ":" + raw_json::quote(instructions);
+    if (auto meta = raw_json::member(result, "_meta"); meta && raw_json::is_object(*meta))
+        return raw_json::splice(result, *meta, raw_json::prepend_members(*meta, field));
+    return raw_json::prepend_members(result, "\"_meta\":{" + field + "}");
 }
 
 // The instructions a tools/list result carries under _meta[kMetaKey], if any. Scans the raw text

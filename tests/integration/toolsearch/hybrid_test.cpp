@@ -144,6 +144,9 @@ BOOST_AUTO_TEST_CASE(bad_settings_stop_the_daemon_at_startup) {
           {"COFFER_TOOLSEARCH_EMBEDDINGS_KEY", "credref:missing"}},
          "no credential 'missing'"},
         {{{"COFFER_TOOLSEARCH_VECTOR_WEIGHT", "2"}}, "from 0 to 1"},
+        {{{"COFFER_TOOLSEARCH_EMBEDDINGS_URL", "http://user:sk-plain-secret@127.0.0.1:9/v1"},
+          {"COFFER_TOOLSEARCH_EMBEDDINGS_MODEL", "m"}},
+         "must not carry credentials"},
     };
     for (auto& k : cases) {
         TempDir dir;
