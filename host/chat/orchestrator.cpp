@@ -6,6 +6,8 @@
 #include "plugin/call.hpp"
 #include "plugin/turns.hpp"
 
+#include <coffer/utf8.hpp>
+
 #include <boost/json.hpp>
 
 #include <sys/stat.h>
@@ -40,9 +42,7 @@ std::optional<Error> unknown_keys(const json::object& o, std::initializer_list<s
 
 std::string preview(const std::string& s) {
     if (s.size() <= kPreview) return s;
-    std::size_t cut = kPreview;
-    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-    return s.substr(0, cut) + "…";
+    return s.substr(0, utf8::cut_before(s, kPreview)) + "…";
 }
 
 bool is_dir(const std::string& p) {

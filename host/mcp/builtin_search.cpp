@@ -13,6 +13,8 @@
 
 #include "retrieval/embedder.hpp"
 
+#include <coffer/utf8.hpp>
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/json.hpp>
@@ -386,9 +388,7 @@ boost::asio::thread_pool& indexing() {
 std::string clip(std::string_view s, std::size_t max) {
     if (auto nl = s.find('\n'); nl != std::string_view::npos) s = s.substr(0, nl);
     if (s.size() <= max) return std::string(s);
-    std::size_t n = max;
-    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-    return std::string(s.substr(0, n)) + "…";
+    return std::string(s.substr(0, utf8::cut_before(s, max))) + "…";
 }
 
 // The thread the tools' vectors are made on: apart from the indexing thread, so that embedding a

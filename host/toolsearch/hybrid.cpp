@@ -4,6 +4,8 @@
 #include "retrieval/fusion.hpp"
 #include "retrieval/vector_math.hpp"
 
+#include <coffer/utf8.hpp>
+
 #include <algorithm>
 
 namespace coffer::toolsearch {
@@ -15,13 +17,6 @@ std::string spaced(std::string_view name) {
     std::string out;
     for (char c : name) out += (c == '_' || c == '-' || c == '.') ? ' ' : c;
     return out;
-}
-
-void clip(std::string& s, std::size_t max) {
-    if (s.size() <= max) return;
-    std::size_t n = max;
-    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-    s.resize(n);
 }
 
 }  // namespace
@@ -51,7 +46,7 @@ std::string embedding_text(const ToolText& tool) {
         for (std::size_t i = 0; i < tool.parameters.size(); ++i) text += (i ? ", " : "") + tool.parameters[i];
         text += ")";
     }
-    clip(text, kMaxEmbeddingText);
+    text.resize(utf8::cut_before(text, kMaxEmbeddingText));
     return text;
 }
 

@@ -72,9 +72,7 @@ public:
     static std::string preview(std::string s) {
         constexpr std::size_t kMax = 500;
         if (s.size() <= kMax) return s;
-        std::size_t cut = kMax;
-        while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // whole characters
-        return s.substr(0, cut) + "…";
+        return s.substr(0, utf8::cut_before(s, kMax)) + "…";  // whole characters
     }
 };
 

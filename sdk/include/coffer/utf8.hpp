@@ -122,6 +122,15 @@ inline std::size_t utf16_length(std::string_view s) noexcept {
     return n;
 }
 
+// Where to cut `s` to at most `max` bytes without splitting a multi-byte sequence: `max` moved
+// back to the start of the character it falls in (s.size() when `max` reaches past the end), so
+// s.substr(0, cut_before(s, max)) keeps whole characters.
+inline std::size_t cut_before(std::string_view s, std::size_t max) noexcept {
+    if (max >= s.size()) return s.size();
+    while (max > 0 && (static_cast<unsigned char>(s[max]) & 0xC0) == 0x80) --max;
+    return max;
+}
+
 // Appends the UTF-8 encoding of code point `c` (a surrogate or a value above U+10FFFF is written
 // as U+FFFD, so the output stays well-formed).
 inline void append(std::string& out, char32_t c) {

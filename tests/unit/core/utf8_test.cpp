@@ -40,3 +40,16 @@ BOOST_AUTO_TEST_CASE(escapes_only_invalid_bytes) {
     BOOST_TEST(utf8::escape_invalid(std::string("a\0b", 3)) == std::string("a\0b", 3));  // valid UTF-8
     BOOST_TEST(utf8::byte_escape(0x1b) == "\\x1b");
 }
+
+BOOST_AUTO_TEST_CASE(cuts_between_characters) {
+    const std::string s = "ab读取";  // 2 ASCII bytes, then two 3-byte characters
+    BOOST_TEST(utf8::cut_before(s, 0) == 0u);
+    BOOST_TEST(utf8::cut_before(s, 2) == 2u);
+    BOOST_TEST(utf8::cut_before(s, 3) == 2u);  // inside 读
+    BOOST_TEST(utf8::cut_before(s, 4) == 2u);
+    BOOST_TEST(utf8::cut_before(s, 5) == 5u);  // 读 whole
+    BOOST_TEST(utf8::cut_before(s, 7) == 5u);
+    BOOST_TEST(utf8::cut_before(s, 8) == 8u);
+    BOOST_TEST(utf8::cut_before(s, 100) == 8u);
+    BOOST_TEST(utf8::cut_before("", 5) == 0u);
+}
