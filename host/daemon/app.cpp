@@ -17,6 +17,8 @@
 #include "store/migrations.hpp"
 #include "vault/layout.hpp"
 
+#include "http_client/url.hpp"
+
 #include <boost/asio/post.hpp>
 #include <boost/json.hpp>
 #include <openssl/crypto.h>
@@ -224,9 +226,9 @@ core::Result<void> App::tool_search_settings(toolsearch::HybridSettings& out) {
                                      "COFFER_TOOLSEARCH_EMBEDDINGS_KEY: " + r.message);
         out.api_key = std::move(r.value);
     }
-    // Only the endpoint's origin is logged: a path or query could carry something private.
-    auto origin = out.base_url.substr(0, out.base_url.find_first_of("/?#", out.base_url.find("://") + 3));
-    core::log::info("tool search: hybrid", {{"embeddings", origin}, {"model", out.model},
+    // Only the endpoint's origin is logged: a path or query could carry something private (the
+    // URL was checked with the same parser when the options were read).
+    core::log::info("tool search: hybrid", {{"embeddings", http_client::parse_url(out.base_url).origin()}, {"model", out.model},
                                             {"vector_weight", static_cast<double>(out.vector_weight)}});
     return {};
 }

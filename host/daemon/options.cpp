@@ -1,6 +1,7 @@
 // coffer-daemon's command line and environment (see options.hpp); flags override variables.
 #include "daemon/options.hpp"
 
+#include "http_client/url.hpp"
 #include "vault/home.hpp"
 
 #include <unistd.h>
@@ -133,15 +134,17 @@ core::Result<void> toolsearch_settings(Options& o) {
     auto& url = o.toolsearch_embeddings_url;
     if (url.empty() != o.toolsearch_embeddings_model.empty())
         return bad("COFFER_TOOLSEARCH_EMBEDDINGS_URL and COFFER_TOOLSEARCH_EMBEDDINGS_MODEL go together");
-    if (!url.empty() && url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
-        return bad("COFFER_TOOLSEARCH_EMBEDDINGS_URL must be an http:// or https:// URL such as http://127.0.0.1:11434/v1");
     if (!url.empty()) {
-        auto authority = url.substr(url.find("://") + 3);
-        authority = authority.substr(0, authority.find_first_of("/?#"));
-        if (authority.find('@') != std::string::npos)
-            return bad("COFFER_TOOLSEARCH_EMBEDDINGS_URL must not carry credentials; store the key and name it in "
-                       "COFFER_TOOLSEARCH_EMBEDDINGS_KEY");
-        if (authority.empty()) return bad("COFFER_TOOLSEARCH_EMBEDDINGS_URL has no host");
+        // The project's URL parser (the one the embeddings client uses); its message never
+        // repeats the URL, which might hold a secret.
+        try {
+            (void)http_client::parse_url(url);
+        } catch (const http_client::Error& e) {
+            return bad(std::string("COFFER_TOOLSEARCH_EMBEDDINGS_URL must be an http:// or https:// URL with a host, such "
+                                   "as http://127.0.0.1:11434/v1, and must not carry credentials (store the key and "
+                                   "name it in COFFER_TOOLSEARCH_EMBEDDINGS_KEY): ") +
+                       e.what());
+        }
     }
     if (!o.toolsearch_embeddings_key.empty() && o.toolsearch_embeddings_key.rfind("credref:", 0) != 0)
         return bad("COFFER_TOOLSEARCH_EMBEDDINGS_KEY must name a stored credential (credref:NAME), not hold the key");
