@@ -44,10 +44,8 @@ std::vector<std::string_view> pieces(std::string_view q) {
     return out;
 }
 
-// What one piece is, as type words ("" when nothing).
-std::string_view type_of(std::string_view p) {
-    auto l = lower(p);
-    std::string_view s = l;
+// What one piece (lower-cased) is, as type words ("" when nothing).
+std::string_view type_of(std::string_view s) {
     if (s.rfind("http://", 0) == 0 || s.rfind("https://", 0) == 0 || s.rfind("www.", 0) == 0) return "url web page";
     if (auto at = s.find('@'); at != std::string_view::npos && at > 0 && s.find('.', at) != std::string_view::npos)
         return "email";
@@ -72,17 +70,17 @@ std::string_view type_of(std::string_view p) {
 std::vector<std::string> entity_terms(std::string_view query) {
     std::string words;
     int numbers = 0;
-    auto ps = pieces(query);
+    const std::string lowered = lower(query);  // ASCII only: the pieces keep their byte offsets
+    auto ps = pieces(lowered);
     for (std::size_t i = 0; i < ps.size(); ++i) {
         auto p = ps[i];
         if (all_of(p, std::isdigit) || (p.size() > 1 && p[0] == '-' && all_of(p.substr(1), std::isdigit))) ++numbers;
         if (auto t = type_of(p); !t.empty()) (words += ' ') += t;
-        auto w = lower(p);
-        if (w == "who" || w == "whom" || w == "whose") words += " user people member";
-        else if (w == "where") words += " location place address";
-        else if (w == "when") words += " time date";
-        else if (w == "how" && i + 1 < ps.size()) {
-            auto next = lower(ps[i + 1]);
+        if (p == "who" || p == "whom" || p == "whose") words += " user people member";
+        else if (p == "where") words += " location place address";
+        else if (p == "when") words += " time date";
+        else if (p == "how" && i + 1 < ps.size()) {
+            auto next = ps[i + 1];
             if (next == "many" || next == "much") words += " count size";
             else if (next == "long") words += " duration time";
             else if (next == "far") words += " distance";
