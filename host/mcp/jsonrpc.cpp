@@ -22,7 +22,7 @@ Entry fail(int c, std::string message, json::value id = nullptr) {
 
 }  // namespace
 
-Entry classify(const json::value& v) {
+Entry classify(json::value& v) {
     auto* o = v.if_object();
     if (!o) return fail(code::invalid_request, "Invalid Request: a JSON-RPC message must be an object");
     json::value id = nullptr;
@@ -48,7 +48,7 @@ Entry classify(const json::value& v) {
         if (auto* params = o->if_contains("params")) {
             if (!params->is_object())
                 return fail(code::invalid_params, "Invalid params: params must be an object", id);
-            m.params = *params;
+            m.params = std::move(*params);  // the parsed message is not used after this
         }
         return Entry{std::move(m), std::nullopt};
     }
@@ -57,13 +57,13 @@ Entry classify(const json::value& v) {
     if (res && !err && valid_id(id)) {
         m.kind = Kind::response;
         m.id = id;
-        m.result = *res;
+        m.result = std::move(*res);
         return Entry{std::move(m), std::nullopt};
     }
     if (err && !res && err->is_object() && idp) {
         m.kind = Kind::error_response;
         m.id = id;
-        m.error = *err;
+        m.error = std::move(*err);
         return Entry{std::move(m), std::nullopt};
     }
     return fail(code::invalid_request, "Invalid Request: not a request, notification or response", id);

@@ -50,7 +50,7 @@ struct Parsed {
 };
 
 Parsed parse(std::string_view body);
-Entry classify(const boost::json::value& v);
+Entry classify(boost::json::value& v);  // moves params, result or error out of `v`
 
 // The key under which a request id is tracked: its JSON text ("7", "\"a\"").
 std::string id_key(const boost::json::value& id);

@@ -64,6 +64,13 @@ void check_object(std::string_view text, const json::object& obj) {
         FUZZ_CHECK(must_parse(*nulled) == expect);
     }
     FUZZ_CHECK(!raw::member(text, "\x01 no such key"));
+    // pick() in one pass agrees with member() key by key (a missing key stays empty).
+    if (!obj.empty()) {
+        std::array<std::string_view, 2> want{obj.begin()->key(), "\x01 no such key"};
+        std::array<std::optional<std::string_view>, 2> got;
+        FUZZ_CHECK(raw::pick(text, want, got));
+        FUZZ_CHECK(got[0] && *got[0] == *raw::member(text, want[0]) && !got[1]);
+    }
     auto more = raw::prepend_members(text, "\"\\u0001 fuzz\":true");
     FUZZ_CHECK(raw::is_object(more));
     auto bigger = must_parse(more).as_object();

@@ -8,6 +8,7 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 
 namespace coffer::mcp_server {
@@ -543,8 +544,12 @@ void Connection::on_message(std::string_view text, std::optional<std::int64_t> c
 }
 
 void Connection::handle(std::string_view text, std::optional<std::int64_t> context) {
-    auto method_span = raw_json::member(text, "method");
-    auto id_span = raw_json::member(text, "id");
+    // One pass over the message for the four members that say what it is.
+    static constexpr std::array<std::string_view, 4> kKeys{"method", "id", "result", "error"};
+    std::array<std::optional<std::string_view>, 4> found;
+    raw_json::pick(text, kKeys, found);
+    const auto& method_span = found[0];
+    const auto& id_span = found[1];
     if (method_span) {
         boost::system::error_code ec;
         auto m = json::parse(*method_span, ec);
@@ -564,8 +569,8 @@ void Connection::handle(std::string_view text, std::optional<std::int64_t> conte
         return;
     }
     std::int64_t id = idv.as_int64();
-    auto result = raw_json::member(text, "result");
-    auto error = raw_json::member(text, "error");
+    const auto& result = found[2];
+    const auto& error = found[3];
     if (probe_id_ && id == probe_id_ && state_ == State::starting) {
         if (probing_) {
             if (error) on_discover(true, *error);

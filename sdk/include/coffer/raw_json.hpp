@@ -22,6 +22,7 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/string.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -163,32 +164,61 @@ inline std::optional<std::string> decode_string(std::string_view token) {
 // `s` as a JSON string literal.
 inline std::string quote(std::string_view s) { return boost::json::serialize(boost::json::string(s)); }
 
-// The top-level members of an object text, in order; false when `text` is not an object
-// followed by nothing but whitespace, or a key is not a valid string.
-inline bool members(std::string_view t, std::vector<Member>& out) {
-    using namespace detail;
-    out.clear();
+namespace detail {
+
+// A key token's text when it needs no decoding (no escape, printable ASCII): the common case,
+// compared in place without a copy.
+inline std::optional<std::string_view> plain_key(std::string_view token) {
+    auto inner = token.substr(1, token.size() - 2);
+    for (char c : inner)
+        if (c == '\\' || static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7E) return std::nullopt;
+    return inner;
+}
+
+// Walks the top-level members of an object text, calling `fn(key, value_begin, value_end)` with
+// each decoded key (a view, valid during the call); false when `t` is not an object followed by
+// nothing but whitespace, or a key is not a valid string. Allocates only for escaped keys.
+template <class Fn>
+bool scan_members(std::string_view t, Fn&& fn) {
     std::size_t i = skip_ws(t, 0);
     if (i >= t.size() || t[i] != '{') return false;
     i = skip_ws(t, i + 1);
     if (i < t.size() && t[i] == '}') return skip_ws(t, i + 1) == t.size();
+    std::string decoded;
     for (;;) {
         std::size_t key_end = skip_string(t, i);
         if (key_end == npos) return false;
-        auto key = decode_string(t.substr(i, key_end - i));
-        if (!key) return false;
+        auto token = t.substr(i, key_end - i);
+        auto key = plain_key(token);
+        if (!key) {
+            auto d = decode_string(token);
+            if (!d) return false;
+            decoded = std::move(*d);
+            key = std::string_view(decoded);
+        }
         i = skip_ws(t, key_end);
         if (i >= t.size() || t[i] != ':') return false;
         std::size_t value_begin = skip_ws(t, i + 1);
         std::size_t value_end = skip_value(t, value_begin);
         if (value_end == npos) return false;
-        out.push_back(Member{std::move(*key), value_begin, value_end});
+        fn(*key, value_begin, value_end);
         i = skip_ws(t, value_end);
         if (i >= t.size()) return false;
         if (t[i] == '}') return skip_ws(t, i + 1) == t.size();
         if (t[i] != ',') return false;
         i = skip_ws(t, i + 1);
     }
+}
+
+}  // namespace detail
+
+// The top-level members of an object text, in order; false when `text` is not an object
+// followed by nothing but whitespace, or a key is not a valid string.
+inline bool members(std::string_view t, std::vector<Member>& out) {
+    out.clear();
+    return detail::scan_members(t, [&](std::string_view key, std::size_t begin, std::size_t end) {
+        out.push_back(Member{std::string(key), begin, end});
+    });
 }
 
 // The items of an array text (each a view into `text`); false when it is not an array followed
@@ -212,13 +242,28 @@ inline bool items(std::string_view t, std::vector<std::string_view>& out) {
     }
 }
 
-// The value of one top-level member (of a duplicated key, the last), if present.
+// The value of one top-level member (of a duplicated key, the last), if present. Walks the
+// text once and copies nothing (the gateway asks this of every message it relays).
 inline std::optional<std::string_view> member(std::string_view object, std::string_view key) {
-    std::vector<Member> ms;
-    if (!members(object, ms)) return std::nullopt;
-    for (auto m = ms.rbegin(); m != ms.rend(); ++m)
-        if (m->key == key) return m->value(object);
-    return std::nullopt;
+    std::optional<std::string_view> found;
+    bool ok = detail::scan_members(object, [&](std::string_view k, std::size_t begin, std::size_t end) {
+        if (k == key) found = object.substr(begin, end - begin);
+    });
+    return ok ? found : std::nullopt;
+}
+
+// The values of several top-level members (of a duplicated key, the last) in one pass: out[k]
+// for keys[k]. False, with every out[k] empty, when `object` is not an object.
+template <std::size_t N>
+bool pick(std::string_view object, const std::array<std::string_view, N>& keys,
+          std::array<std::optional<std::string_view>, N>& out) {
+    out.fill(std::nullopt);
+    bool ok = detail::scan_members(object, [&](std::string_view k, std::size_t begin, std::size_t end) {
+        for (std::size_t n = 0; n < N; ++n)
+            if (k == keys[n]) out[n] = object.substr(begin, end - begin);
+    });
+    if (!ok) out.fill(std::nullopt);
+    return ok;
 }
 
 // `text` with the bytes of `span` (a view that lies inside `text`) replaced by `replacement`.

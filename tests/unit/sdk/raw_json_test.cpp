@@ -67,6 +67,20 @@ BOOST_AUTO_TEST_CASE(keys_are_compared_after_unescaping) {
     BOOST_TEST(*raw::member(R"({"\ud83d\ude00":2})", "\xF0\x9F\x98\x80") == "2");
 }
 
+BOOST_AUTO_TEST_CASE(pick_finds_several_members_in_one_pass) {
+    std::array<std::string_view, 4> keys{"method", "id", "result", "error"};
+    std::array<std::optional<std::string_view>, 4> got;
+    BOOST_TEST(raw::pick(R"({"jsonrpc":"2.0","id":7,"result":{"a":[1,"}"]},"\u0069d":8})", keys, got));
+    BOOST_TEST(!got[0]);
+    BOOST_TEST(*got[1] == "8");  // the last of a duplicated key, after unescaping
+    BOOST_TEST(*got[2] == R"({"a":[1,"}"]})");
+    BOOST_TEST(!got[3]);
+    // Not an object (or a broken one): nothing is reported, even what was seen before the break.
+    BOOST_TEST(!raw::pick(R"({"id":1,"result":)", keys, got));
+    BOOST_TEST((!got[0] && !got[1] && !got[2] && !got[3]));
+    BOOST_TEST(!raw::pick("[1]", keys, got));
+}
+
 // The duplicate-key policy: the last member counts, exactly as Boost.JSON (coffer-daemon's
 // parser) and JavaScript's JSON.parse read the same text — a shim or plugin that saw the first
 // "id" would route an answer to a request the daemon never saw.
