@@ -204,6 +204,21 @@ retrieval::Embedder* thread_embedder(const toolsearch::HybridSettings& settings,
     return embedder.get();
 }
 
+// The tools' vectors made so far, for the endpoint and model configured (any thread): a catalog
+// that changed embeds only what is new. Another endpoint or model starts it afresh.
+std::shared_ptr<toolsearch::VectorCache> vector_cache(const toolsearch::HybridSettings& settings) {
+    static std::mutex mutex;
+    static std::string made_for;
+    static std::shared_ptr<toolsearch::VectorCache> current;
+    std::lock_guard lock(mutex);
+    auto key = settings.base_url + '\n' + settings.model;
+    if (!current || key != made_for) {
+        current = std::make_shared<toolsearch::VectorCache>();
+        made_for = key;
+    }
+    return current;
+}
+
 class IndexCache {
 public:
     // The index of exactly these tools if one is cached (any thread).
@@ -232,6 +247,8 @@ public:
         core::log::info("tool search index built",
                         {{"tools", static_cast<std::int64_t>(items.tools.size())},
                          {"vectors", built->vectors ? built->vectors->model() : std::string("none")},
+                         // how many tool texts went to the endpoint (the rest came from the vector cache)
+                         {"embedded", static_cast<std::int64_t>(built->vectors ? built->vectors->embedded() : 0)},
                          {"ms", std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count()}});
         std::lock_guard lock(mutex_);
         std::erase_if(entries_, [&](const auto& e) { return e->fingerprint == fp && e->names.size() == items.tools.size(); });
@@ -298,8 +315,9 @@ private:
                 // Per batch of tools: 15 s, two attempts (a daemon stopping waits for one batch at most).
                 auto* embedder = thread_embedder(hybrid, std::chrono::seconds(15), 2);
                 auto generation = g_generation.load();
+                auto cache = vector_cache(hybrid);
                 auto vectors = std::make_shared<toolsearch::ToolVectors>(
-                    texts, *embedder, [generation] { return g_generation.load() != generation; });
+                    texts, *embedder, [generation] { return g_generation.load() != generation; }, cache.get());
                 if (g_generation.load() != generation) return b;
                 if (vectors->empty()) throw std::runtime_error("the endpoint gave no vectors, or vectors of differing lengths");
                 b->vectors = std::move(vectors);

@@ -50,33 +50,71 @@ std::string embedding_text(const ToolText& tool) {
     return text;
 }
 
-ToolVectors::ToolVectors(const std::vector<ToolText>& tools, retrieval::Embedder& embedder,
-                         const std::function<bool()>& stop) {
-    model_ = embedder.model_id();
-    std::size_t dim = 0;
-    std::vector<std::string> texts;
-    for (std::size_t at = 0; at < tools.size(); at += kEmbedBatch) {
-        if (stop && stop()) {
-            rows_.clear();
-            return;
-        }
-        texts.clear();
-        for (std::size_t i = at; i < std::min(tools.size(), at + kEmbedBatch); ++i) texts.push_back(embedding_text(tools[i]));
-        auto vectors = embedder.embed(texts);
-        if (vectors.size() != texts.size()) {
-            rows_.clear();
-            return;
-        }
-        for (auto& v : vectors) {
-            if (dim == 0) dim = v.size();
-            if (v.empty() || v.size() != dim) {  // vectors of one space have one length
-                rows_.clear();
-                return;
-            }
-            rows_.insert(rows_.end(), v.begin(), v.end());
-        }
+std::optional<std::vector<float>> VectorCache::find(const std::string& model, const std::string& text) {
+    std::lock_guard lock(mutex_);
+    if (model != model_) return std::nullopt;
+    auto it = kept_.find(text);
+    if (it == kept_.end()) return std::nullopt;
+    it->second.used = ++clock_;
+    return it->second.vector;
+}
+
+void VectorCache::put(const std::string& model, const std::string& text, std::vector<float> vector) {
+    std::lock_guard lock(mutex_);
+    // Another model, or the same one answering with another length: a new vector space.
+    if (model != model_ || (!kept_.empty() && kept_.begin()->second.vector.size() != vector.size())) {
+        kept_.clear();
+        model_ = model;
     }
-    dim_ = rows_.empty() ? 0 : dim;
+    kept_[text] = Kept{std::move(vector), ++clock_};
+    if (kept_.size() <= capacity_) return;
+    // Over capacity: drop the least recently used tenth (or more) at once, not one per put.
+    std::vector<std::uint64_t> ages;
+    ages.reserve(kept_.size());
+    for (auto& [t, k] : kept_) ages.push_back(k.used);
+    std::size_t drop = kept_.size() - capacity_ + capacity_ / 10;
+    std::nth_element(ages.begin(), ages.begin() + static_cast<std::ptrdiff_t>(drop - 1), ages.end());
+    auto cutoff = ages[drop - 1];
+    std::erase_if(kept_, [&](const auto& e) { return e.second.used <= cutoff; });
+}
+
+std::size_t VectorCache::size() const {
+    std::lock_guard lock(mutex_);
+    return kept_.size();
+}
+
+ToolVectors::ToolVectors(const std::vector<ToolText>& tools, retrieval::Embedder& embedder,
+                         const std::function<bool()>& stop, VectorCache* cache) {
+    model_ = embedder.model_id();
+    std::vector<std::string> texts;
+    std::vector<std::vector<float>> vectors(tools.size());
+    std::vector<std::size_t> missing;  // the tools whose text the cache does not hold
+    texts.reserve(tools.size());
+    for (std::size_t i = 0; i < tools.size(); ++i) {
+        texts.push_back(embedding_text(tools[i]));
+        if (auto kept = cache ? cache->find(model_, texts.back()) : std::nullopt) vectors[i] = std::move(*kept);
+        else missing.push_back(i);
+    }
+    std::vector<std::string> batch;
+    for (std::size_t at = 0; at < missing.size(); at += kEmbedBatch) {
+        if (stop && stop()) return;
+        batch.clear();
+        for (std::size_t k = at; k < std::min(missing.size(), at + kEmbedBatch); ++k) batch.push_back(texts[missing[k]]);
+        auto made = embedder.embed(batch);
+        if (made.size() != batch.size()) return;
+        for (std::size_t k = 0; k < made.size(); ++k) {
+            auto i = missing[at + k];
+            if (cache && !made[k].empty()) cache->put(model_, texts[i], made[k]);
+            vectors[i] = std::move(made[k]);
+        }
+        embedded_ += batch.size();
+    }
+    std::size_t dim = vectors.empty() ? 0 : vectors.front().size();
+    for (auto& v : vectors)
+        if (v.empty() || v.size() != dim) return;  // vectors of one space have one length
+    rows_.reserve(vectors.size() * dim);
+    for (auto& v : vectors) rows_.insert(rows_.end(), v.begin(), v.end());
+    dim_ = dim;
 }
 
 std::vector<Hit> ToolVectors::nearest(const std::vector<float>& query, std::size_t limit) const {

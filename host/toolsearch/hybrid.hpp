@@ -12,8 +12,12 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <cstdint>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace coffer::retrieval {
@@ -45,6 +49,30 @@ std::unique_ptr<retrieval::Embedder> make_embedder(const HybridSettings& setting
 inline constexpr std::size_t kMaxEmbeddingText = 1000;
 std::string embedding_text(const ToolText& tool);
 
+// Vectors already made, by the text they were made from, for one embeddings configuration: a
+// catalog that changed (a server added, a tool's description upgraded) embeds only its new and
+// changed tools, not the whole catalog again. Shared by the threads that build indexes (guarded
+// by a mutex); at most `capacity` texts, the least recently used dropped first.
+class VectorCache {
+public:
+    explicit VectorCache(std::size_t capacity = 50000) : capacity_(capacity) {}
+    // The vector made from `text` for the model `model` ("model@dims"), if kept.
+    std::optional<std::vector<float>> find(const std::string& model, const std::string& text);
+    void put(const std::string& model, const std::string& text, std::vector<float> vector);
+    std::size_t size() const;
+
+private:
+    struct Kept {
+        std::vector<float> vector;
+        std::uint64_t used = 0;
+    };
+    mutable std::mutex mutex_;
+    std::size_t capacity_;
+    std::uint64_t clock_ = 0;
+    std::string model_;  // vectors of another model are dropped when one of it arrives
+    std::unordered_map<std::string, Kept> kept_;
+};
+
 class ToolVectors {
 public:
     ToolVectors() = default;
@@ -52,13 +80,17 @@ public:
     // the embedder throws (retrieval::Error) when the endpoint cannot be reached or answers
     // nonsense; stops (leaving the vectors empty) when `stop` says so between batches.
     static constexpr std::size_t kEmbedBatch = 64;
+    // With a cache, only texts it does not hold are sent to the endpoint, and what comes back is
+    // kept there.
     ToolVectors(const std::vector<ToolText>& tools, retrieval::Embedder& embedder,
-                const std::function<bool()>& stop = {});
+                const std::function<bool()>& stop = {}, VectorCache* cache = nullptr);
 
     bool empty() const { return dim_ == 0; }
     std::size_t dimensions() const { return dim_; }
     // The embedder's model id the vectors were made with ("model@dims").
     const std::string& model() const { return model_; }
+    // How many tool texts were sent to the endpoint to make these (the rest came from the cache).
+    std::size_t embedded() const { return embedded_; }
     // The `limit` tools nearest to an L2-normalised query vector, best first (cosine as score);
     // empty for a vector of another length.
     std::vector<Hit> nearest(const std::vector<float>& query, std::size_t limit) const;
@@ -67,6 +99,7 @@ private:
     std::size_t dim_ = 0;
     std::vector<float> rows_;  // tool-major, dim_ floats per tool, each L2-normalised
     std::string model_;
+    std::size_t embedded_ = 0;
 };
 
 // How deep each list goes before fusing: enough for the fused top 20 to draw on both.

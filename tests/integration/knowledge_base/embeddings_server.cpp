@@ -96,6 +96,11 @@ std::string EmbeddingsServer::last_authorization() const {
     return authorization_;
 }
 
+std::vector<std::string> EmbeddingsServer::inputs() const {
+    std::lock_guard<std::mutex> g(mu_);
+    return inputs_;
+}
+
 void EmbeddingsServer::loop() {
     for (;;) {
         pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {wake_[0], POLLIN, 0}};
@@ -145,6 +150,10 @@ void EmbeddingsServer::serve(int fd) {
         if (auto* i = req.as_object().if_contains("input")) {
             if (i->is_array()) inputs = i->as_array();
             else inputs.push_back(*i);
+        }
+        {
+            std::lock_guard<std::mutex> g(mu_);
+            for (auto& in : inputs) inputs_.push_back(in.is_string() ? std::string(in.as_string()) : std::string());
         }
         for (std::size_t k = 0; k < inputs.size(); ++k) {
             json::array vec;

@@ -86,13 +86,15 @@ BOOST_AUTO_TEST_CASE(fuses_vectors_with_keywords_and_falls_back_to_keywords) {
 
     // The vectors the daemon will have made: the stand-in's, of each tool's embedding text.
     std::vector<std::pair<std::string, std::vector<float>>> tools;
+    std::vector<std::string> texts;  // what each tool's vector is made from
     auto listed = c.request("tools/list").json;
     for (auto& t : listed.at("result").at("tools").as_array()) {
         std::string name(t.at("name").as_string());
         if (name.rfind("coffer__", 0) == 0) continue;
         auto text = ts::tool_text(t.as_object());
         text.name = name;
-        tools.emplace_back(name, EmbeddingsServer::vector_of(ts::embedding_text(text)));
+        texts.push_back(ts::embedding_text(text));
+        tools.emplace_back(name, EmbeddingsServer::vector_of(texts.back()));
     }
     BOOST_REQUIRE(tools.size() >= 5u);
     auto probe = probe_for(tools);
@@ -111,6 +113,27 @@ BOOST_AUTO_TEST_CASE(fuses_vectors_with_keywords_and_falls_back_to_keywords) {
     BOOST_TEST(emb->last_authorization() == "Bearer sk-tool-7d2e91");
     // A keyword match still comes first when both lists agree on it.
     BOOST_TEST(found(search(c, "return the server's process id")).front() == "up__pid");
+
+    // The catalog changes (the upstream adds a tool and says so): only the new tool's text goes
+    // to the endpoint; the others' vectors come from the cache.
+    auto sent_before = emb->inputs();
+    for (auto& t : texts) BOOST_TEST(std::count(sent_before.begin(), sent_before.end(), t) == 1, t);
+    auto before = sent_before.size();
+    BOOST_TEST(c.call_tool("up__toggle").at("result").is_object());
+    auto sent_since = [&] {
+        auto all = emb->inputs();
+        return std::vector<std::string>(all.begin() + static_cast<std::ptrdiff_t>(before), all.end());
+    };
+    auto is_extra = [](const std::string& t) { return t.rfind("up: extra", 0) == 0; };
+    BOOST_TEST(eventually([&] {
+        search(c, "exists only after toggle");
+        auto sent = sent_since();
+        return std::any_of(sent.begin(), sent.end(), is_extra);
+    }));
+    for (auto& t : texts) {
+        auto sent = sent_since();
+        BOOST_TEST(std::count(sent.begin(), sent.end(), t) == 0, "embedded again: " << t);
+    }
 
     // The endpoint goes away: the same request gets the keyword answer (no error, no hang).
     emb.reset();

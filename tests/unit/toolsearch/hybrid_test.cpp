@@ -20,9 +20,12 @@ class TableEmbedder final : public coffer::retrieval::Embedder {
 public:
     std::vector<std::pair<std::string, std::vector<float>>> table;
     int calls = 0;
-    std::string model_id() const override { return "table@3"; }
+    std::size_t texts_seen = 0;
+    std::string model = "table@3";
+    std::string model_id() const override { return model; }
     std::vector<std::vector<float>> embed(const std::vector<std::string>& texts) override {
         ++calls;
+        texts_seen += texts.size();
         std::vector<std::vector<float>> out;
         for (auto& t : texts) {
             std::vector<float> v{1, 0, 0};
@@ -138,6 +141,61 @@ BOOST_AUTO_TEST_CASE(a_request_naming_a_server_lifts_its_tools) {
     named = servers.named({"kube"});
     BOOST_TEST(named[3]);
     BOOST_TEST(servers.server_of(99) == ts::Servers::kNone);
+}
+
+BOOST_AUTO_TEST_CASE(a_changed_catalog_embeds_only_its_new_and_changed_tools) {
+    std::vector<ts::ToolText> tools{tool("a__x", "one"), tool("b__y", "two"), tool("c__z", "three")};
+    TableEmbedder e;
+    e.table = {{"a: x", {1, 0, 0}}, {"b: y", {0, 1, 0}}, {"c: z", {0, 0.6f, 0.8f}}};
+    ts::VectorCache cache;
+    ts::ToolVectors first(tools, e, {}, &cache);
+    BOOST_TEST(first.embedded() == 3u);
+    BOOST_TEST(cache.size() == 3u);
+    // One tool's description changed and one tool is new: two texts go to the endpoint.
+    tools[1].description = "two, upgraded";
+    tools.push_back(tool("d__w", "four"));
+    e.table.push_back({"d: w", {0, 0, 1}});
+    ts::ToolVectors second(tools, e, {}, &cache);
+    BOOST_TEST(second.embedded() == 2u);
+    BOOST_TEST(e.texts_seen == 5u);
+    // The vectors are those a build without the cache makes.
+    TableEmbedder fresh_e;
+    fresh_e.table = e.table;
+    ts::ToolVectors fresh(tools, fresh_e);
+    for (std::vector<float> q : {std::vector<float>{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}) {
+        auto a = second.nearest(q, 0), b = fresh.nearest(q, 0);
+        BOOST_REQUIRE(a.size() == b.size());
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            BOOST_TEST(a[i].tool == b[i].tool);
+            BOOST_TEST(std::fabs(a[i].score - b[i].score) < 1e-9);
+        }
+    }
+    // The same catalog again: nothing is sent.
+    ts::ToolVectors third(tools, e, {}, &cache);
+    BOOST_TEST(third.embedded() == 0u);
+    BOOST_TEST(e.texts_seen == 5u);
+    BOOST_TEST(!third.empty());
+    // Another model: the cache does not answer for it, and its vectors replace the old ones.
+    e.model = "other@3";
+    ts::ToolVectors other(tools, e, {}, &cache);
+    BOOST_TEST(other.embedded() == 4u);
+    BOOST_TEST(cache.size() == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(the_vector_cache_keeps_the_most_recently_used_texts) {
+    ts::VectorCache cache(10);
+    for (int i = 0; i < 10; ++i) cache.put("m", "t" + std::to_string(i), {1, 0});
+    BOOST_TEST(cache.find("m", "t0").has_value());  // t0 is now the most recently used
+    BOOST_TEST(!cache.find("n", "t0").has_value());  // another model's vectors are not these
+    cache.put("m", "t10", {0, 1});  // over capacity: the least recently used go (at least one)
+    BOOST_TEST(cache.size() <= 10u);
+    BOOST_TEST(cache.find("m", "t0").has_value());
+    BOOST_TEST(cache.find("m", "t10").has_value());
+    BOOST_TEST(!cache.find("m", "t1").has_value());
+    // Vectors of another length start a new space.
+    cache.put("m", "u", {1, 0, 0});
+    BOOST_TEST(cache.size() == 1u);
+    BOOST_TEST(!cache.find("m", "t0").has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
