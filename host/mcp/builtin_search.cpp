@@ -207,16 +207,20 @@ retrieval::Embedder* thread_embedder(const toolsearch::HybridSettings& settings,
 // The tools' vectors made so far, for the endpoint and model configured (any thread): a catalog
 // that changed embeds only what is new. Another endpoint or model starts it afresh.
 std::shared_ptr<toolsearch::VectorCache> vector_cache(const toolsearch::HybridSettings& settings) {
-    static std::mutex mutex;
-    static std::string made_for;
-    static std::shared_ptr<toolsearch::VectorCache> current;
-    std::lock_guard lock(mutex);
+    struct State {
+        std::mutex mutex;
+        std::string made_for;
+        std::shared_ptr<toolsearch::VectorCache> current;
+    };
+    // Never destroyed: an embedding thread may still be here while the daemon's statics go.
+    static auto* state = new State;
+    std::lock_guard lock(state->mutex);
     auto key = settings.base_url + '\n' + settings.model;
-    if (!current || key != made_for) {
-        current = std::make_shared<toolsearch::VectorCache>();
-        made_for = key;
+    if (!state->current || key != state->made_for) {
+        state->current = std::make_shared<toolsearch::VectorCache>();
+        state->made_for = key;
     }
-    return current;
+    return state->current;
 }
 
 class IndexCache {
@@ -239,11 +243,14 @@ public:
     // long enough to stall every session if it ran on the network thread, and embedding them
     // waits on the endpoint. A search builds the keyword index alone and answers with it; the
     // vectors are made afterwards (retry_vectors), so no search waits for the endpoint.
+    // `generation`: the gateway's, when the job that asks for vectors was posted (embedding stops
+    // as soon as the gateway stopped since).
     std::shared_ptr<const Built> build_and_keep(const ToolItems& items, std::size_t fp,
-                                                const toolsearch::HybridSettings& hybrid, bool with_vectors) {
+                                                const toolsearch::HybridSettings& hybrid, bool with_vectors,
+                                                std::uint64_t generation = 0) {
         if (auto hit = find(fp, items.tools.size()); hit && (!with_vectors || !wants_vectors(*hit, hybrid))) return hit;
         auto t0 = std::chrono::steady_clock::now();
-        auto built = build(items, fp, hybrid, with_vectors);
+        auto built = build(items, fp, hybrid, with_vectors, generation);
         core::log::info("tool search index built",
                         {{"tools", static_cast<std::int64_t>(items.tools.size())},
                          {"vectors", built->vectors ? built->vectors->model() : std::string("none")},
@@ -285,7 +292,8 @@ private:
     // Without `with_vectors` a hybrid index is keyword-only and wants its vectors at once
     // (vectors_failed stays at the clock's epoch).
     static std::shared_ptr<const Built> build(const ToolItems& items, std::size_t fp,
-                                              const toolsearch::HybridSettings& hybrid, bool with_vectors) {
+                                              const toolsearch::HybridSettings& hybrid, bool with_vectors,
+                                              std::uint64_t generation) {
         auto b = std::make_shared<Built>();
         b->fingerprint = fp;
         b->hybrid = hybrid;
@@ -314,7 +322,6 @@ private:
             try {
                 // Per batch of tools: 15 s, two attempts (a daemon stopping waits for one batch at most).
                 auto* embedder = thread_embedder(hybrid, std::chrono::seconds(15), 2);
-                auto generation = g_generation.load();
                 auto cache = vector_cache(hybrid);
                 auto vectors = std::make_shared<toolsearch::ToolVectors>(
                     texts, *embedder, [generation] { return g_generation.load() != generation; }, cache.get());
@@ -444,7 +451,7 @@ void retry_vectors(const std::shared_ptr<const Built>& built, const toolsearch::
         for (std::size_t i = 0; i < built->names.size(); ++i) items.tools.emplace_back(built->names[i], built->raw[i]);
         items.instructions = built->instructions;
         try {
-            cache().build_and_keep(items, built->fingerprint, hybrid, true);
+            cache().build_and_keep(items, built->fingerprint, hybrid, true, generation);
         } catch (const std::exception& e) {
             core::log::error("coffer__search_tools could not index the tools", {{"error", e.what()}});
         }

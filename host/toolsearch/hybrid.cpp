@@ -64,18 +64,28 @@ void VectorCache::put(const std::string& model, const std::string& text, std::ve
     // Another model, or the same one answering with another length: a new vector space.
     if (model != model_ || (!kept_.empty() && kept_.begin()->second.vector.size() != vector.size())) {
         kept_.clear();
+        floats_ = 0;
         model_ = model;
     }
-    kept_[text] = Kept{std::move(vector), ++clock_};
-    if (kept_.size() <= capacity_) return;
-    // Over capacity: drop the least recently used tenth (or more) at once, not one per put.
-    std::vector<std::uint64_t> ages;
-    ages.reserve(kept_.size());
-    for (auto& [t, k] : kept_) ages.push_back(k.used);
-    std::size_t drop = kept_.size() - capacity_ + capacity_ / 10;
-    std::nth_element(ages.begin(), ages.begin() + static_cast<std::ptrdiff_t>(drop - 1), ages.end());
-    auto cutoff = ages[drop - 1];
-    std::erase_if(kept_, [&](const auto& e) { return e.second.used <= cutoff; });
+    auto& slot = kept_[text];
+    floats_ = floats_ - slot.vector.size() + vector.size();
+    slot = Kept{std::move(vector), ++clock_};
+    if (floats_ <= max_floats_) return;
+    // Over the budget: drop the least recently used down to nine tenths of it at once, not one
+    // per put (ages are unique: each use takes the next clock value).
+    std::vector<std::pair<std::uint64_t, const std::string*>> by_age;
+    by_age.reserve(kept_.size());
+    for (auto& [t, k] : kept_) by_age.emplace_back(k.used, &t);
+    std::sort(by_age.begin(), by_age.end());
+    std::vector<std::string> gone;
+    std::size_t left = floats_;
+    for (auto& [used, t] : by_age) {
+        if (left <= max_floats_ - max_floats_ / 10) break;
+        left -= kept_.at(*t).vector.size();
+        gone.push_back(*t);
+    }
+    for (auto& t : gone) kept_.erase(t);
+    floats_ = left;
 }
 
 std::size_t VectorCache::size() const {

@@ -52,11 +52,12 @@ std::string embedding_text(const ToolText& tool);
 // Vectors already made, by the text they were made from, for one embeddings configuration: a
 // catalog that changed (a server added, a tool's description upgraded) embeds only its new and
 // changed tools, not the whole catalog again. Shared by the threads that build indexes (guarded
-// by a mutex); at most `capacity` texts, the least recently used dropped first.
+// by a mutex); at most `max_floats` floats of vectors (64 MiB by default: 10,000 tools at 1,536
+// dimensions), the least recently used dropped first.
 class VectorCache {
 public:
-    explicit VectorCache(std::size_t capacity = 50000) : capacity_(capacity) {}
-    // The vector made from `text` for the model `model` ("model@dims"), if kept.
+    explicit VectorCache(std::size_t max_floats = std::size_t{16} << 20) : max_floats_(max_floats) {}
+    // The vector made from `text` for the model `model` (the embedder's model id), if kept.
     std::optional<std::vector<float>> find(const std::string& model, const std::string& text);
     void put(const std::string& model, const std::string& text, std::vector<float> vector);
     std::size_t size() const;
@@ -67,7 +68,8 @@ private:
         std::uint64_t used = 0;
     };
     mutable std::mutex mutex_;
-    std::size_t capacity_;
+    std::size_t max_floats_;
+    std::size_t floats_ = 0;
     std::uint64_t clock_ = 0;
     std::string model_;  // vectors of another model are dropped when one of it arrives
     std::unordered_map<std::string, Kept> kept_;

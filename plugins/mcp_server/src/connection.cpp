@@ -545,8 +545,8 @@ void Connection::on_message(std::string_view text, std::optional<std::int64_t> c
 
 void Connection::handle(std::string_view text, std::optional<std::int64_t> context) {
     // One pass over the message for the four members that say what it is.
-    static constexpr std::array<std::string_view, 4> kKeys{"method", "id", "result", "error"};
-    std::array<std::optional<std::string_view>, 4> found;
+    static constexpr std::array<std::string_view, 5> kKeys{"method", "id", "result", "error", "params"};
+    std::array<std::optional<std::string_view>, 5> found;
     raw_json::pick(text, kKeys, found);
     const auto& method_span = found[0];
     const auto& id_span = found[1];
@@ -555,7 +555,7 @@ void Connection::handle(std::string_view text, std::optional<std::int64_t> conte
         auto m = json::parse(*method_span, ec);
         if (ec || !m.is_string()) return;
         std::string method(m.as_string());
-        auto params = raw_json::member(text, "params").value_or(std::string_view("{}"));
+        auto params = found[4].value_or(std::string_view("{}"));
         if (id_span && *id_span != "null") handle_server_request(*id_span, method, params, context);
         else handle_notification(method, params, context);
         return;

@@ -59,7 +59,9 @@ BOOST_AUTO_TEST_CASE(unsubscribed_gets_nothing_and_publishing_from_threads_is_sa
     events::Bus bus;
     std::atomic<int> seen{0};
     std::shared_ptr<events::Subscription> s;
-    s = bus.subscribe("t", [&] { seen += static_cast<int>(s->take().events.size()); });
+    // Room for every event: under load the waking publisher can be descheduled while the others
+    // fill a smaller queue, and the subscriber would then (rightly) get a gap instead.
+    s = bus.subscribe("t", [&] { seen += static_cast<int>(s->take().events.size()); }, 4000);
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t)
         threads.emplace_back([&] {

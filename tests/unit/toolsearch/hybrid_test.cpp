@@ -183,12 +183,13 @@ BOOST_AUTO_TEST_CASE(a_changed_catalog_embeds_only_its_new_and_changed_tools) {
 }
 
 BOOST_AUTO_TEST_CASE(the_vector_cache_keeps_the_most_recently_used_texts) {
-    ts::VectorCache cache(10);
+    ts::VectorCache cache(20);  // ten vectors of two floats
     for (int i = 0; i < 10; ++i) cache.put("m", "t" + std::to_string(i), {1, 0});
+    BOOST_TEST(cache.size() == 10u);
     BOOST_TEST(cache.find("m", "t0").has_value());  // t0 is now the most recently used
     BOOST_TEST(!cache.find("n", "t0").has_value());  // another model's vectors are not these
-    cache.put("m", "t10", {0, 1});  // over capacity: the least recently used go (at least one)
-    BOOST_TEST(cache.size() <= 10u);
+    cache.put("m", "t10", {0, 1});  // over the budget: the least recently used go, down to 18 floats
+    BOOST_TEST(cache.size() == 9u);
     BOOST_TEST(cache.find("m", "t0").has_value());
     BOOST_TEST(cache.find("m", "t10").has_value());
     BOOST_TEST(!cache.find("m", "t1").has_value());
