@@ -8,9 +8,13 @@
 #include "vault/file_lock.hpp"
 #include "vault/layout.hpp"
 
+#include <coffer/utf8.hpp>
+
 #include <boost/json/parse.hpp>
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 namespace coffer::client {
@@ -35,6 +39,16 @@ core::Error unreachable(std::string message) {
 
 std::string log_hint(const fs::path& vault) {
     return "see " + (vault / vault::kLogs / vault::kDaemonLog).string();
+}
+
+// The last line a daemon that stopped wrote to its stderr file (at most 500 bytes), or "".
+std::string last_words(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    if (auto nl = text.rfind('\n'); nl != std::string::npos) text.erase(0, nl + 1);
+    text.resize(utf8::cut_before(text, 500));  // never half a character
+    return text;
 }
 
 }  // namespace
@@ -118,7 +132,10 @@ core::Result<Located> ensure_daemon(const fs::path& vault, const EnsureOptions& 
                            "on PATH; install it or set COFFER_DAEMON_BIN");
     }
     note("starting " + exe->string() + " --home " + vault.string());
-    auto pid = spawn_detached(*exe, {"--home", vault.string()});
+    const fs::path stderr_file = vault / vault::kLogs / vault::kDaemonStderr;
+    std::error_code dir_ec;
+    fs::create_directories(stderr_file.parent_path(), dir_ec);  // no folder: its words go nowhere
+    auto pid = spawn_detached(*exe, {"--home", vault.string()}, stderr_file);
     if (!pid) return unreachable(pid.error().message);
 
     const auto start = std::chrono::steady_clock::now();
@@ -144,11 +161,13 @@ core::Result<Located> ensure_daemon(const fs::path& vault, const EnsureOptions& 
         if (now >= deadline) break;
         std::this_thread::sleep_for(50ms);
     }
-    if (exited)
+    if (exited) {
+        if (auto said = last_words(stderr_file); !said.empty())
+            return unreachable("coffer-daemon (pid " + std::to_string(*pid) + ") exited during startup: " + said);
         return unreachable("coffer-daemon (pid " + std::to_string(*pid) +
                            ") exited during startup; " + log_hint(vault) + ", or run `" + exe->string() +
-                           " --home " + vault.string() + "` to see its reason (some, such as a link inside "
-                           "the vault, are only printed)");
+                           " --home " + vault.string() + "` to see its reason");
+    }
     return unreachable("coffer-daemon (pid " + std::to_string(*pid) + ") did not become ready within " +
                        std::to_string(opt.ready_timeout.count() / 1000) + " s (" + last.reason +
                        "); " + log_hint(vault));

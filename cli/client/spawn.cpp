@@ -39,16 +39,18 @@ void close_fds_from(int first, int keep) {
         if (fd != keep) ::close(fd);
 }
 
-[[noreturn]] void become_daemon(int note_fd, char* const argv[]) {
+[[noreturn]] void become_daemon(int note_fd, char* const argv[], const char* stderr_file) {
     // Runs in the grandchild: only async-signal-safe calls until exec.
     int devnull = ::open("/dev/null", O_RDWR);
     if (devnull < 0) {
         send_note(note_fd, 'E', errno);
         ::_exit(127);
     }
+    int err = *stderr_file ? ::open(stderr_file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600) : -1;
     ::dup2(devnull, STDIN_FILENO);
     ::dup2(devnull, STDOUT_FILENO);
-    ::dup2(devnull, STDERR_FILENO);
+    ::dup2(err >= 0 ? err : devnull, STDERR_FILENO);
+    if (err > STDERR_FILENO) ::close(err);
     if (devnull > STDERR_FILENO) ::close(devnull);
     close_fds_from(STDERR_FILENO + 1, note_fd);
     if (::chdir("/") != 0) { /* not fatal */ }
@@ -65,10 +67,11 @@ void close_fds_from(int first, int keep) {
 
 }  // namespace
 
-core::Result<int> spawn_detached(const std::filesystem::path& exe,
-                                 const std::vector<std::string>& args) {
+core::Result<int> spawn_detached(const std::filesystem::path& exe, const std::vector<std::string>& args,
+                                 const std::filesystem::path& stderr_file) {
     // Everything that allocates happens before fork.
     std::string exe_str = exe.string();
+    std::string err_str = stderr_file.string();
     std::vector<char*> argv;
     argv.push_back(exe_str.data());
     std::vector<std::string> copies = args;
@@ -98,7 +101,7 @@ core::Result<int> spawn_detached(const std::filesystem::path& exe,
             send_note(pipefd[1], 'P', grandchild);
             ::_exit(0);
         }
-        become_daemon(pipefd[1], argv.data());
+        become_daemon(pipefd[1], argv.data(), err_str.c_str());
     }
 
     ::close(pipefd[1]);

@@ -72,9 +72,16 @@ core::Result<void> App::prepare_vault() {
     return {};
 }
 
+namespace {
+constexpr std::chrono::milliseconds kLockWait{2000};
+}  // namespace
+
 core::Result<void> App::acquire_lock() {
-    auto lock = vault::FileLock::try_take(opt_.home / vault::kDaemonLock);
-    if (!lock && lock.error().code == core::code::conflict)
+    // A held lock may be on its way out: a daemon killed a moment ago (kill -9, a crash) closes its
+    // files in reverse order, so its clients can see their connections end — and a shim start this
+    // daemon — before the kernel has released the lock. Wait that out, briefly, before giving up.
+    auto lock = vault::FileLock::take_waiting(opt_.home / vault::kDaemonLock, kLockWait);
+    if (!lock && (lock.error().code == core::code::unavailable || lock.error().code == core::code::conflict))
         return core::Error::make(core::code::conflict,
                                  "another coffer-daemon is already running for the vault " + opt_.home.string());
     if (!lock) return lock.error();

@@ -26,6 +26,9 @@ inline constexpr std::string_view kUpstreamPids = "upstream-pids"; // children p
 
 // Inside logs/.
 inline constexpr std::string_view kDaemonLog = "daemon.log";
+// What a daemon started in the background (by the CLI or the shim) printed: its reason when it
+// stops before its log is open (another daemon holds the vault, the vault is unusable).
+inline constexpr std::string_view kDaemonStderr = "daemon.stderr";
 
 // The default vault folder's name in the user's home.
 inline constexpr std::string_view kDefaultDirName = ".coffer";

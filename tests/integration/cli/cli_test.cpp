@@ -10,7 +10,9 @@
 #include "client/url.hpp"
 #include "client/vault.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include <fstream>
@@ -255,6 +257,24 @@ BOOST_AUTO_TEST_CASE(stale_daemon_json_is_replaced) {
     auto r = cli(t.vault, {"resource", "list"});
     BOOST_TEST(r.exit_code == 0, r.err);
     BOOST_TEST(daemons_for(t.vault).size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_daemon_that_cannot_start_says_why) {
+    TempVault t;
+    fs::create_directories(t.vault);
+    ::chmod(t.vault.c_str(), 0700);
+    // Something else holds the vault's daemon lock for longer than a starting daemon waits for it.
+    int fd = ::open((t.vault / "daemon.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    BOOST_REQUIRE(fd >= 0);
+    BOOST_REQUIRE(::flock(fd, LOCK_EX) == 0);
+    auto r = cli(t.vault, {"resource", "list"});
+    ::close(fd);
+    BOOST_TEST(r.exit_code != 0);
+    // The daemon's own words (it stops before its log is open), not only a pointer to the log.
+    BOOST_TEST(r.err.find("exited during startup: coffer-daemon: another coffer-daemon is already running") !=
+                   std::string::npos,
+               r.err);
+    BOOST_TEST(fs::exists(t.vault / "logs" / "daemon.stderr"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -141,9 +141,10 @@ BOOST_AUTO_TEST_CASE(one_daemon_per_vault) {
     std::map<std::string, std::string> env{{"COFFER_HOME", vault.string()}, {"COFFER_PORT", "0"}};
     auto a = spawn({(bin_dir() / "coffer-daemon").string()}, env, dir.path() / "a.log");
     auto b = spawn({(bin_dir() / "coffer-daemon").string()}, env, dir.path() / "b.log");
-    // Exactly one exits (code 2: already running), the other serves.
-    int rc_a = wait_pid(a, std::chrono::milliseconds(3000));
-    int rc_b = rc_a == -2 ? wait_pid(b, std::chrono::milliseconds(3000)) : -3;
+    // Exactly one exits (code 2: already running, after waiting up to 2 s for a lock that might
+    // be on its way out), the other serves.
+    int rc_a = wait_pid(a, std::chrono::milliseconds(5000));
+    int rc_b = rc_a == -2 ? wait_pid(b, std::chrono::milliseconds(5000)) : -3;
     BOOST_TEST(((rc_a == 2 && pid_alive(b)) || (rc_b == 2 && pid_alive(a))));
     for (auto p : {a, b})
         if (pid_alive(p)) {
