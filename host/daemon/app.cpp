@@ -81,7 +81,7 @@ core::Result<void> App::acquire_lock() {
     // files in reverse order, so its clients can see their connections end — and a shim start this
     // daemon — before the kernel has released the lock. Wait that out, briefly, before giving up.
     auto lock = vault::FileLock::take_waiting(opt_.home / vault::kDaemonLock, kLockWait);
-    if (!lock && (lock.error().code == core::code::unavailable || lock.error().code == core::code::conflict))
+    if (!lock && lock.error().code == core::code::unavailable)  // still held when the wait ran out
         return core::Error::make(core::code::conflict,
                                  "another coffer-daemon is already running for the vault " + opt_.home.string());
     if (!lock) return lock.error();

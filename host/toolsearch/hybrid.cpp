@@ -73,19 +73,16 @@ void VectorCache::put(const std::string& model, const std::string& text, std::ve
     if (floats_ <= max_floats_) return;
     // Over the budget: drop the least recently used down to nine tenths of it at once, not one
     // per put (ages are unique: each use takes the next clock value).
-    std::vector<std::pair<std::uint64_t, const std::string*>> by_age;
+    std::vector<std::pair<std::uint64_t, decltype(kept_)::iterator>> by_age;
     by_age.reserve(kept_.size());
-    for (auto& [t, k] : kept_) by_age.emplace_back(k.used, &t);
-    std::sort(by_age.begin(), by_age.end());
-    std::vector<std::string> gone;
-    std::size_t left = floats_;
-    for (auto& [used, t] : by_age) {
-        if (left <= max_floats_ - max_floats_ / 10) break;
-        left -= kept_.at(*t).vector.size();
-        gone.push_back(*t);
+    for (auto it = kept_.begin(); it != kept_.end(); ++it) by_age.emplace_back(it->second.used, it);
+    std::sort(by_age.begin(), by_age.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& entry : by_age) {
+        if (floats_ <= max_floats_ - max_floats_ / 10) break;
+        auto it = entry.second;
+        floats_ -= it->second.vector.size();
+        kept_.erase(it);  // erasing one element leaves the other iterators valid
     }
-    for (auto& t : gone) kept_.erase(t);
-    floats_ = left;
 }
 
 std::size_t VectorCache::size() const {

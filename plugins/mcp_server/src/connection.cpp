@@ -544,7 +544,7 @@ void Connection::on_message(std::string_view text, std::optional<std::int64_t> c
 }
 
 void Connection::handle(std::string_view text, std::optional<std::int64_t> context) {
-    // One pass over the message for the four members that say what it is.
+    // One pass over the message for the members that say what it is, and its params.
     static constexpr std::array<std::string_view, 5> kKeys{"method", "id", "result", "error", "params"};
     std::array<std::optional<std::string_view>, 5> found;
     raw_json::pick(text, kKeys, found);

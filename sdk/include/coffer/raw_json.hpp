@@ -242,16 +242,6 @@ inline bool items(std::string_view t, std::vector<std::string_view>& out) {
     }
 }
 
-// The value of one top-level member (of a duplicated key, the last), if present. Walks the
-// text once and copies nothing (the gateway asks this of every message it relays).
-inline std::optional<std::string_view> member(std::string_view object, std::string_view key) {
-    std::optional<std::string_view> found;
-    bool ok = detail::scan_members(object, [&](std::string_view k, std::size_t begin, std::size_t end) {
-        if (k == key) found = object.substr(begin, end - begin);
-    });
-    return ok ? found : std::nullopt;
-}
-
 // The values of several top-level members (of a duplicated key, the last) in one pass: out[k]
 // for keys[k]. False, with every out[k] empty, when `object` is not an object.
 template <std::size_t N>
@@ -264,6 +254,14 @@ bool pick(std::string_view object, const std::array<std::string_view, N>& keys,
     });
     if (!ok) out.fill(std::nullopt);
     return ok;
+}
+
+// The value of one top-level member (of a duplicated key, the last), if present: pick() of one
+// key (the gateway asks this of every message it relays; nothing is copied).
+inline std::optional<std::string_view> member(std::string_view object, std::string_view key) {
+    std::array<std::optional<std::string_view>, 1> found;
+    pick(object, std::array<std::string_view, 1>{key}, found);
+    return found[0];
 }
 
 // `text` with the bytes of `span` (a view that lies inside `text`) replaced by `replacement`.
