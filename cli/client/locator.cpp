@@ -12,6 +12,8 @@
 
 #include <boost/json/parse.hpp>
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -133,8 +135,9 @@ core::Result<Located> ensure_daemon(const fs::path& vault, const EnsureOptions& 
     }
     note("starting " + exe->string() + " --home " + vault.string());
     const fs::path stderr_file = vault / vault::kLogs / vault::kDaemonStderr;
-    std::error_code dir_ec;
-    fs::create_directories(stderr_file.parent_path(), dir_ec);  // no folder: its words go nowhere
+    // The vault exists (ensure_vault_dir above); logs/ is made private as the daemon makes it.
+    // No folder: the daemon's words go nowhere, which is not a reason to refuse to start it.
+    (void)::mkdir(stderr_file.parent_path().c_str(), 0700);
     auto pid = spawn_detached(*exe, {"--home", vault.string()}, stderr_file);
     if (!pid) return unreachable(pid.error().message);
 

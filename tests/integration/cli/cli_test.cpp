@@ -277,6 +277,23 @@ BOOST_AUTO_TEST_CASE(a_daemon_that_cannot_start_says_why) {
     BOOST_TEST(fs::exists(t.vault / "logs" / "daemon.stderr"));
 }
 
+BOOST_AUTO_TEST_CASE(the_folder_for_a_starting_daemons_words_is_private) {
+    TempVault t;
+    // A "daemon" that stops at once, before a real one would have made logs/ itself.
+    auto exe = t.dir.path() / "daemon.sh";
+    {
+        std::ofstream f(exe);
+        f << "#!/bin/sh\necho 'coffer-daemon: refused for this test' >&2\nexit 1\n";
+    }
+    fs::permissions(exe, fs::perms::owner_all);
+    auto r = cli(t.vault, {"resource", "list"}, {{"COFFER_DAEMON_BIN", exe.string()}});
+    BOOST_TEST(r.exit_code != 0);
+    BOOST_TEST(r.err.find("exited during startup: coffer-daemon: refused for this test") != std::string::npos, r.err);
+    struct stat st{};
+    BOOST_REQUIRE(::stat((t.vault / "logs").c_str(), &st) == 0);
+    BOOST_TEST((st.st_mode & 0777) == 0700u);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Commands against a running daemon
 
