@@ -30,14 +30,14 @@ struct Posting {
 // terms are added up per occurrence and never lowered by an expansion.
 class Weights {
 public:
-    void own(std::uint32_t id) {
+    void own(std::uint32_t id, float weight = 1.0f) {
         for (auto& [t, w, is_own] : terms_)
             if (t == id) {
-                w = is_own ? w + 1.0f : 1.0f;
+                w = is_own ? w + weight : std::max(w, weight);
                 is_own = true;
                 return;
             }
-        terms_.push_back({id, 1.0f, true});
+        terms_.push_back({id, weight, true});
     }
     void add(std::uint32_t id, float weight) {
         if (!(weight > 0.0f)) return;
@@ -176,13 +176,6 @@ std::vector<Hit> Index::query(std::string_view text, std::size_t limit) const {
         return it == dictionary_.end() ? nullptr : &it->second;
     };
 
-    Weights weights;
-    for (auto& t : terms)
-        if (auto* id = find(t)) weights.own(*id);
-    for (auto& e : expand(text, terms))
-        if (auto* id = find(e.term)) weights.add(*id, e.weight);
-    // WordNet: lemmas of irregular forms, synonyms, derived forms, hypernyms.
-    std::vector<const std::string*> unmatched;  // unknown, and nothing WordNet relates to it is known either
     auto relation_weight = [&](Relation r) {
         switch (r) {
             case Relation::lemma: return 1.0f;
@@ -192,6 +185,33 @@ std::vector<Hit> Index::query(std::string_view text, std::size_t limit) const {
         }
         return 0.0f;
     };
+    // WordNet's phrases ("get rid of"): their words, one occurrence each, count less on their own.
+    std::vector<Phrase> found;
+    std::vector<std::string> phrase_words;
+    if (options_.phrase_weight > 0.0f) {
+        found = phrases(text);
+        for (auto& p : found) phrase_words.insert(phrase_words.end(), p.words.begin(), p.words.end());
+    }
+
+    Weights weights;
+    for (auto& t : terms) {
+        auto* id = find(t);
+        if (!id) continue;
+        auto in_phrase = std::find(phrase_words.begin(), phrase_words.end(), t);
+        if (in_phrase == phrase_words.end()) {
+            weights.own(*id);
+            continue;
+        }
+        phrase_words.erase(in_phrase);
+        weights.own(*id, options_.phrase_words_weight);
+    }
+    for (auto& p : found)
+        for (auto& r : p.related)
+            if (auto* id = find(r.term)) weights.add(*id, options_.phrase_weight * relation_weight(r.relation));
+    for (auto& e : expand(text, terms))
+        if (auto* id = find(e.term)) weights.add(*id, e.weight);
+    // WordNet: lemmas of irregular forms, synonyms, derived forms, hypernyms.
+    std::vector<const std::string*> unmatched;  // unknown, and nothing WordNet relates to it is known either
     for (auto& t : terms) {
         bool known = find(t) != nullptr;
         for (auto& r : related(t))

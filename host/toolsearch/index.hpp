@@ -31,6 +31,10 @@ struct Options {
     float name_b = 0.3f, description_b = 0.5f, parameter_b = 0.5f, schema_b = 0.5f, instructions_b = 0.3f;
     // Query expansion from WordNet (lexicon.hpp), by relation; a lemma of an irregular form counts fully.
     float synonym_weight = 0.3f, derived_weight = 0.6f, hypernym_weight = 0.3f;
+    // A phrase WordNet knows as one lemma ("get rid of", "throw away"): its relations count at
+    // phrase_weight times the relation's weight, and its own words at phrase_words_weight (what
+    // "get" says alone is not what "get rid of" says).
+    float phrase_weight = 1.0f, phrase_words_weight = 1.0f;
     // Relaxed matching (trigram.hpp) for query words the index does not hold: index words at least
     // this alike count at fuzzy_weight times their similarity.
     float fuzzy_weight = 0.5f, fuzzy_min_similarity = 0.6f;

@@ -1,5 +1,7 @@
 #include "toolsearch/lexicon.hpp"
 
+#include "toolsearch/stem.hpp"
+
 #include <algorithm>
 
 namespace coffer::toolsearch {
@@ -49,6 +51,52 @@ std::vector<Related> related(std::string_view term) {
         }
     }
     std::stable_sort(out.begin(), out.end(), [](const Related& a, const Related& b) { return a.relation < b.relation; });
+    return out;
+}
+
+std::vector<Phrase> phrases(std::string_view text) {
+    // The request's words as the lexicon keys them: ASCII letters, lower case, stemmed, stopwords
+    // kept ("of" in "get rid of"). Anything else ends a word; non-ASCII text ends a phrase too.
+    std::vector<std::string> words;
+    std::vector<std::size_t> breaks;  // indexes in `words` that start after a non-space separator
+    std::string w;
+    bool broken = false;
+    auto flush = [&] {
+        if (w.empty()) return;
+        if (broken) breaks.push_back(words.size());
+        broken = false;
+        words.push_back(stem(w));
+        w.clear();
+    };
+    for (char c : text) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        if (c >= 'a' && c <= 'z') {
+            w.push_back(c);
+            continue;
+        }
+        flush();
+        if (c != ' ') broken = true;
+    }
+    flush();
+    auto starts_after_break = [&](std::size_t k) { return std::binary_search(breaks.begin(), breaks.end(), k); };
+
+    std::vector<Phrase> out;
+    for (std::size_t i = 0; i < words.size();) {
+        std::size_t taken = 0;
+        for (std::size_t n = std::min<std::size_t>(3, words.size() - i); n >= 2 && !taken; --n) {
+            bool whole = true;  // no punctuation inside the phrase
+            for (std::size_t k = i + 1; k < i + n; ++k) whole = whole && !starts_after_break(k);
+            if (!whole) continue;
+            std::string key = words[i];
+            for (std::size_t k = i + 1; k < i + n; ++k) key += ' ' + words[k];
+            auto rel = related(key);
+            if (rel.empty()) continue;
+            out.push_back({{words.begin() + static_cast<std::ptrdiff_t>(i), words.begin() + static_cast<std::ptrdiff_t>(i + n)},
+                           std::move(rel)});
+            taken = n;
+        }
+        i += taken ? taken : 1;
+    }
     return out;
 }
 

@@ -25,6 +25,16 @@ struct Related {
 // Empty for a word WordNet does not know (and for every word when the build had no WordNet).
 std::vector<Related> related(std::string_view stemmed_term);
 
+// A phrase of two or three words that WordNet knows as one lemma ("get rid of", "throw away",
+// "wipe out"), found in a request's text: what it relates to, and the stems of its words.
+struct Phrase {
+    std::vector<std::string> words;
+    std::vector<Related> related;
+};
+
+// The phrases of `text` (English words, any case), longest first at each place, not overlapping.
+std::vector<Phrase> phrases(std::string_view text);
+
 // Where the table came from ("" when the build had none) and how many stems it holds.
 std::string_view lexicon_source();
 std::size_t lexicon_size();

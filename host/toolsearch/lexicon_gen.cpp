@@ -12,7 +12,9 @@
 //   D  derivationally related forms — the word a "+" pointer of this very lemma leads to
 //      (deletion → delete, creation → create);
 // and from the exception lists (verb.exc, noun.exc, adj.exc) irregular forms with their lemma
-// (ran → run, children → child), which take their lemma's relations. Everything is keyed and
+// (ran → run, children → child), which take their lemma's relations. Lemmas of two or three
+// words ("get_rid_of", "throw_away", "wipe_out"; usable_phrase) get the same relations under a key
+// of their words' stems joined by spaces ("get rid of"); what they relate to is single words. Everything is keyed and
 // valued by the search's own stems (stem.hpp): one line per stem, "stem TAB lemmas TAB synonyms TAB
 // hypernyms TAB derived", words separated by spaces, lines sorted by stem.
 // When WORDNET_DIR does not hold WordNet, the output holds an empty table and the search simply
@@ -47,6 +49,35 @@ struct Synset {
 bool usable(const std::string& w) {
     if (w.size() < 3) return false;
     return std::all_of(w.begin(), w.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+}
+
+// "get_rid_of", "throw_away": two or three words of letters, each of two or more.
+bool usable_phrase(const std::string& w) {
+    std::size_t parts = 1, len = 0;
+    for (char c : w) {
+        if (c == '_') {
+            if (len < 2) return false;
+            ++parts;
+            len = 0;
+        } else if (c >= 'a' && c <= 'z') {
+            ++len;
+        } else {
+            return false;
+        }
+    }
+    return parts >= 2 && parts <= 3 && len >= 2;
+}
+
+// A phrase's key: each word by the search's own stem, joined by spaces ("getting rid of" and
+// "get rid of" meet on "get rid of").
+std::string phrase_key(const std::string& phrase) {
+    std::string key, word;
+    std::istringstream in(phrase);
+    while (std::getline(in, word, '_')) {
+        if (!key.empty()) key += ' ';
+        key += coffer::toolsearch::stem(word);
+    }
+    return key;
 }
 
 // "dog", "Dog", "large(a)" → "dog", "dog", "large"; a multi-word lemma keeps its underscores.
@@ -105,7 +136,8 @@ int main(int argc, char** argv) {
 
     struct Entry {
         std::set<std::string> syn, hyp, der;
-        std::string lemma;  // for exception lines
+        std::string lemma;    // for exception lines
+        bool phrase = false;  // keyed by phrase_key(): already stemmed
     };
     std::map<std::string, Entry> table;
     std::size_t lemmas = 0;
@@ -121,11 +153,12 @@ int main(int argc, char** argv) {
             s >> lemma >> p >> synset_cnt >> p_cnt;
             for (int i = 0; i < p_cnt; ++i) s >> p;
             s >> sense_cnt >> tagged;
-            if (!usable(lemma)) continue;
+            const bool phrase = usable_phrase(lemma);
+            if (!usable(lemma) && !phrase) continue;
             // Senses in frequency order; a word absent from the tagged corpus keeps only its first.
             std::size_t senses = tagged > 0 ? kMaxSenses : 1;
             ++lemmas;
-            auto& e = table[lemma];
+            auto& e = table[phrase ? phrase_key(lemma) : lemma];
             std::string offset;
             for (std::size_t k = 0; k < senses && k < static_cast<std::size_t>(synset_cnt) && s >> offset; ++k) {
                 auto it = synsets.find(offset);
@@ -153,6 +186,7 @@ int main(int argc, char** argv) {
             e.syn.erase(lemma);
             e.hyp.erase(lemma);
             e.der.erase(lemma);
+            if (phrase) e.phrase = true;
         }
     }
     for (auto& [pos, name] : kinds) {
@@ -176,7 +210,7 @@ int main(int argc, char** argv) {
             if (auto s = coffer::toolsearch::stem(w); s != key) to.insert(s);
     };
     for (auto& [word, e] : table) {
-        std::string key = coffer::toolsearch::stem(word);
+        std::string key = e.phrase ? word : coffer::toolsearch::stem(word);
         auto& out = stemmed[key];
         const Entry* source = &e;
         if (!e.lemma.empty()) {

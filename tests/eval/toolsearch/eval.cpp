@@ -95,6 +95,7 @@ std::vector<std::pair<std::string, float*>> option_fields(ts::Options& o) {
             {"instructions_weight", &o.instructions_weight}, {"synonym_weight", &o.synonym_weight},
             {"derived_weight", &o.derived_weight},     {"hypernym_weight", &o.hypernym_weight},
             {"fuzzy_weight", &o.fuzzy_weight},         {"fuzzy_min_similarity", &o.fuzzy_min_similarity},
+            {"phrase_weight", &o.phrase_weight},       {"phrase_words_weight", &o.phrase_words_weight},
             {"server_weight", &o.server_weight}, {"vector_weight", &o.vector_weight}, {"k1", &o.k1}};
 }
 

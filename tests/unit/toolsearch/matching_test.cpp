@@ -47,6 +47,37 @@ BOOST_AUTO_TEST_CASE(lexicon_relations_from_wordnet) {
     BOOST_TEST(std::is_sorted(r.begin(), r.end(), [](auto& a, auto& b) { return a.relation < b.relation; }));
 }
 
+BOOST_AUTO_TEST_CASE(phrases_wordnet_knows_as_one_lemma) {
+    if (ts::lexicon_source().empty()) {
+        BOOST_TEST_MESSAGE("built without WordNet: phrase checks skipped");
+        BOOST_TEST(ts::phrases("get rid of it").empty());
+        return;
+    }
+    // Found in any case and inflection, longest first, never across punctuation.
+    auto p = ts::phrases("Getting rid of the old index, then THROW AWAY the table");
+    BOOST_REQUIRE(p.size() == 2u);
+    BOOST_TEST((p[0].words == std::vector<std::string>{"get", "rid", "of"}));
+    BOOST_TEST((p[1].words == std::vector<std::string>{"throw", "away"}));
+    auto has = [](const ts::Phrase& x, std::string_view term) {
+        return std::any_of(x.related.begin(), x.related.end(), [&](auto& r) { return r.term == term; });
+    };
+    BOOST_TEST(has(p[0], "remov"));  // get rid of ~ remove
+    BOOST_TEST(has(p[1], "discard"));
+    auto cut = ts::phrases("get, rid of");
+    BOOST_TEST(std::none_of(cut.begin(), cut.end(), [](auto& x) { return x.words.front() == "get"; }));
+    BOOST_TEST(ts::phrases("the table").empty());
+
+    // "get rid of" means remove; without the phrase only "index" matches, and the tie goes by name.
+    std::vector<ts::ToolText> tools{{"db__create_index", "Create an index on a collection", {}, {}, ""},
+                                    {"db__drop_index", "Remove an index from a collection", {}, {}, ""}};
+    ts::Index index(tools);
+    BOOST_TEST(first(index, tools, "get rid of an index") == "db__drop_index");
+    ts::Options off;
+    off.phrase_weight = 0;
+    ts::Index without(tools, off);
+    BOOST_TEST(first(without, tools, "get rid of an index") == "db__create_index");
+}
+
 BOOST_AUTO_TEST_CASE(trigram_similarity) {
     ts::TrigramIndex g;
     g.add("screenshot", 1);
