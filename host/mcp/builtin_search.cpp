@@ -204,23 +204,16 @@ retrieval::Embedder* thread_embedder(const toolsearch::HybridSettings& settings,
     return embedder.get();
 }
 
-// The tools' vectors made so far, for the endpoint and model configured (any thread): a catalog
-// that changed embeds only what is new. Another endpoint or model starts it afresh.
-std::shared_ptr<toolsearch::VectorCache> vector_cache(const toolsearch::HybridSettings& settings) {
-    struct State {
-        std::mutex mutex;
-        std::string made_for;
-        std::shared_ptr<toolsearch::VectorCache> current;
-    };
+// The tools' vectors made so far (any thread): a catalog that changed embeds only what is new.
+// Keyed by endpoint and model (vector_space below); another of either starts it afresh.
+toolsearch::VectorCache& vector_cache() {
     // Never destroyed: an embedding thread may still be here while the daemon's statics go.
-    static auto* state = new State;
-    std::lock_guard lock(state->mutex);
-    auto key = settings.base_url + '\n' + settings.model;
-    if (!state->current || key != state->made_for) {
-        state->current = std::make_shared<toolsearch::VectorCache>();
-        state->made_for = key;
-    }
-    return state->current;
+    static auto* cache = new toolsearch::VectorCache;
+    return *cache;
+}
+
+std::string vector_space(const toolsearch::HybridSettings& settings, const retrieval::Embedder& embedder) {
+    return settings.base_url + '\n' + embedder.model_id();
 }
 
 class IndexCache {
@@ -322,9 +315,9 @@ private:
             try {
                 // Per batch of tools: 15 s, two attempts (a daemon stopping waits for one batch at most).
                 auto* embedder = thread_embedder(hybrid, std::chrono::seconds(15), 2);
-                auto cache = vector_cache(hybrid);
                 auto vectors = std::make_shared<toolsearch::ToolVectors>(
-                    texts, *embedder, [generation] { return g_generation.load() != generation; }, cache.get());
+                    texts, *embedder, [generation] { return g_generation.load() != generation; }, &vector_cache(),
+                    vector_space(hybrid, *embedder));
                 if (g_generation.load() != generation) return b;
                 if (vectors->empty()) throw std::runtime_error("the endpoint gave no vectors, or vectors of differing lengths");
                 b->vectors = std::move(vectors);

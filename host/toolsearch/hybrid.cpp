@@ -50,22 +50,22 @@ std::string embedding_text(const ToolText& tool) {
     return text;
 }
 
-std::optional<std::vector<float>> VectorCache::find(const std::string& model, const std::string& text) {
+std::optional<std::vector<float>> VectorCache::find(const std::string& space, const std::string& text) {
     std::lock_guard lock(mutex_);
-    if (model != model_) return std::nullopt;
+    if (space != space_) return std::nullopt;
     auto it = kept_.find(text);
     if (it == kept_.end()) return std::nullopt;
     it->second.used = ++clock_;
     return it->second.vector;
 }
 
-void VectorCache::put(const std::string& model, const std::string& text, std::vector<float> vector) {
+void VectorCache::put(const std::string& space, const std::string& text, std::vector<float> vector) {
     std::lock_guard lock(mutex_);
-    // Another model, or the same one answering with another length: a new vector space.
-    if (model != model_ || (!kept_.empty() && kept_.begin()->second.vector.size() != vector.size())) {
+    // Another endpoint or model, or the same one answering with another length: a new space.
+    if (space != space_ || (!kept_.empty() && kept_.begin()->second.vector.size() != vector.size())) {
         kept_.clear();
         floats_ = 0;
-        model_ = model;
+        space_ = space;
     }
     auto& slot = kept_[text];
     floats_ = floats_ - slot.vector.size() + vector.size();
@@ -91,15 +91,16 @@ std::size_t VectorCache::size() const {
 }
 
 ToolVectors::ToolVectors(const std::vector<ToolText>& tools, retrieval::Embedder& embedder,
-                         const std::function<bool()>& stop, VectorCache* cache) {
+                         const std::function<bool()>& stop, VectorCache* cache, std::string space) {
     model_ = embedder.model_id();
+    if (space.empty()) space = model_;
     std::vector<std::string> texts;
     std::vector<std::vector<float>> vectors(tools.size());
     std::vector<std::size_t> missing;  // the tools whose text the cache does not hold
     texts.reserve(tools.size());
     for (std::size_t i = 0; i < tools.size(); ++i) {
         texts.push_back(embedding_text(tools[i]));
-        if (auto kept = cache ? cache->find(model_, texts.back()) : std::nullopt) vectors[i] = std::move(*kept);
+        if (auto kept = cache ? cache->find(space, texts.back()) : std::nullopt) vectors[i] = std::move(*kept);
         else missing.push_back(i);
     }
     std::vector<std::string> batch;
@@ -111,7 +112,7 @@ ToolVectors::ToolVectors(const std::vector<ToolText>& tools, retrieval::Embedder
         if (made.size() != batch.size()) return;
         for (std::size_t k = 0; k < made.size(); ++k) {
             auto i = missing[at + k];
-            if (cache && !made[k].empty()) cache->put(model_, texts[i], made[k]);
+            if (cache && !made[k].empty()) cache->put(space, texts[i], made[k]);
             vectors[i] = std::move(made[k]);
         }
         embedded_ += batch.size();

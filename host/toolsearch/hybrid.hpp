@@ -57,9 +57,10 @@ std::string embedding_text(const ToolText& tool);
 class VectorCache {
 public:
     explicit VectorCache(std::size_t max_floats = std::size_t{16} << 20) : max_floats_(max_floats) {}
-    // The vector made from `text` for the model `model` (the embedder's model id), if kept.
-    std::optional<std::vector<float>> find(const std::string& model, const std::string& text);
-    void put(const std::string& model, const std::string& text, std::vector<float> vector);
+    // The vector made from `text` in the vector space `space` (which endpoint, which model), if
+    // kept. Vectors of one space only: the first put() of another space drops the rest.
+    std::optional<std::vector<float>> find(const std::string& space, const std::string& text);
+    void put(const std::string& space, const std::string& text, std::vector<float> vector);
     std::size_t size() const;
 
 private:
@@ -71,7 +72,7 @@ private:
     std::size_t max_floats_;
     std::size_t floats_ = 0;
     std::uint64_t clock_ = 0;
-    std::string model_;  // vectors of another model are dropped when one of it arrives
+    std::string space_;  // vectors of another space are dropped when one of it arrives
     std::unordered_map<std::string, Kept> kept_;
 };
 
@@ -82,10 +83,10 @@ public:
     // the embedder throws (retrieval::Error) when the endpoint cannot be reached or answers
     // nonsense; stops (leaving the vectors empty) when `stop` says so between batches.
     static constexpr std::size_t kEmbedBatch = 64;
-    // With a cache, only texts it does not hold are sent to the endpoint, and what comes back is
-    // kept there.
+    // With a cache, only texts it holds for `space` are not sent to the endpoint, and what comes
+    // back is kept there; `space` names the endpoint and model (empty: the embedder's model id).
     ToolVectors(const std::vector<ToolText>& tools, retrieval::Embedder& embedder,
-                const std::function<bool()>& stop = {}, VectorCache* cache = nullptr);
+                const std::function<bool()>& stop = {}, VectorCache* cache = nullptr, std::string space = {});
 
     bool empty() const { return dim_ == 0; }
     std::size_t dimensions() const { return dim_; }

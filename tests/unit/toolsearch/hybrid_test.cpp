@@ -180,6 +180,11 @@ BOOST_AUTO_TEST_CASE(a_changed_catalog_embeds_only_its_new_and_changed_tools) {
     ts::ToolVectors other(tools, e, {}, &cache);
     BOOST_TEST(other.embedded() == 4u);
     BOOST_TEST(cache.size() == 4u);
+    // The same model behind another endpoint is another space too (the daemon names both).
+    ts::ToolVectors elsewhere(tools, e, {}, &cache, "http://127.0.0.2:1/v1\nother@3");
+    BOOST_TEST(elsewhere.embedded() == 4u);
+    ts::ToolVectors again(tools, e, {}, &cache, "http://127.0.0.2:1/v1\nother@3");
+    BOOST_TEST(again.embedded() == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(the_vector_cache_keeps_the_most_recently_used_texts) {
