@@ -17,11 +17,13 @@
 // Action sleep {ms}: a slow hook (it holds the plugin's lock on the service thread).
 #include <coffer/sdk.hpp>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -350,12 +352,23 @@ private:
     }
 
     void spawn() {
+        // Reported once the child has exec'd (its end of a close-on-exec pipe closes then), so the
+        // host records sleep's command line, not a copy of the daemon's, however slow the machine.
+        int exec_seen[2];
+        if (::pipe2(exec_seen, O_CLOEXEC) != 0) return;
         pid_t pid = ::fork();
         if (pid == 0) {
             ::setpgid(0, 0);
             ::execlp("sleep", "sleep", "600", static_cast<char*>(nullptr));
             ::_exit(127);
         }
+        ::close(exec_seen[1]);
+        if (pid > 0) {
+            char c;
+            while (::read(exec_seen[0], &c, 1) < 0 && errno == EINTR) {
+            }
+        }
+        ::close(exec_seen[0]);
         if (pid < 0) return;
         ::setpgid(pid, pid);
         child_ = pid;
