@@ -185,7 +185,8 @@ std::vector<Hit> Index::query(std::string_view text, std::size_t limit) const {
         }
         return 0.0f;
     };
-    // WordNet's phrases ("get rid of"): their words, one occurrence each, count less on their own.
+    // WordNet's phrases ("get rid of"): their words, one occurrence each, count at
+    // phrase_words_weight on their own; what the phrase relates to is added below.
     std::vector<Phrase> found;
     std::vector<std::string> phrase_words;
     if (options_.phrase_weight > 0.0f) {

@@ -13,10 +13,11 @@
 //      (deletion → delete, creation → create);
 // and from the exception lists (verb.exc, noun.exc, adj.exc) irregular forms with their lemma
 // (ran → run, children → child), which take their lemma's relations. Lemmas of two or three
-// words ("get_rid_of", "throw_away", "wipe_out"; usable_phrase) get the same relations under a key
-// of their words' stems joined by spaces ("get rid of"); what they relate to is single words. Everything is keyed and
-// valued by the search's own stems (stem.hpp): one line per stem, "stem TAB lemmas TAB synonyms TAB
-// hypernyms TAB derived", words separated by spaces, lines sorted by stem.
+// words ("get_rid_of", "throw_away", "wipe_out"; usable_phrase) get the same relations under a
+// key of their words' stems joined by spaces ("get rid of"); what they relate to is single words.
+// Everything is keyed and valued by the search's own stems (stem.hpp): one line per stem, "stem
+// TAB lemmas TAB synonyms TAB hypernyms TAB derived", words separated by spaces, lines sorted by
+// stem.
 // When WORDNET_DIR does not hold WordNet, the output holds an empty table and the search simply
 // works without it (the build says so).
 #include "toolsearch/stem.hpp"
