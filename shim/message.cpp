@@ -8,10 +8,10 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <optional>
-#include <vector>
 
 namespace coffer::shim {
 namespace json = boost::json;
@@ -44,17 +44,13 @@ Peek peek(std::string_view s) {
         p.kind = MsgKind::batch;
         return p;
     }
-    std::vector<raw_json::Member> members;
-    if (!raw_json::members(s, members)) return p;
-    // The last of a duplicated key counts, as coffer-daemon reads the message (raw_json.hpp).
-    std::optional<std::string_view> id;
-    std::optional<std::string_view> method;
-    bool has_result = false;
-    for (const auto& m : members) {
-        if (m.key == "id") id = m.value(s);
-        else if (m.key == "method") method = m.value(s);
-        else if (m.key == "result" || m.key == "error") has_result = true;
-    }
+    // One pass, nothing copied; the last of a duplicated key counts, as coffer-daemon reads the
+    // message (raw_json.hpp).
+    std::array<std::optional<std::string_view>, 4> found;
+    if (!raw_json::pick(s, std::array<std::string_view, 4>{"id", "method", "result", "error"}, found)) return p;
+    const auto& id = found[0];
+    const auto& method = found[1];
+    const bool has_result = found[2] || found[3];
     std::optional<std::string> method_name;
     if (method) method_name = raw_json::decode_string(*method);
     if (id) {
