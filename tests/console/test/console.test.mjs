@@ -284,7 +284,8 @@ test('with a graphical session, coffer open hands xdg-open a private redirect pa
   const bin = path.join(vault.dir, 'fake-bin');
   fs.mkdirSync(bin, { recursive: true });
   const argvLog = path.join(vault.dir, 'xdg-open.args');
-  fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvLog}'\n`, { mode: 0o755 });
+  // Written aside and renamed, so the test never reads the file between its creation and its words.
+  fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvLog}.tmp' && mv '${argvLog}.tmp' '${argvLog}'\n`, { mode: 0o755 });
   const { execFile } = await import('node:child_process');
   const out = await new Promise((resolve) => {
     execFile(bins.coffer, ['--json', 'open'], { env: vault.env({ DISPLAY: ':99', PATH: `${bin}:${process.env.PATH}` }) },
