@@ -380,7 +380,8 @@ test('codex through the daemon: a Coffer tool via the shim entry in ~/.codex/con
         assert.equal(done.status, 'ok', JSON.stringify(done));
         assert.equal(done.final_text, 'Codex got the echo.');
         const tool = ofType(s.events, 'tool.started').find((e) => e.kind === 'mcp');
-        assert.match(tool?.name ?? '', /ev__echo/, JSON.stringify(s.events.map((e) => e.type)));
+        assert.match(tool?.name ?? '', /ev__echo/,
+            JSON.stringify(s.events.map((e) => e.type)) + ' ' + JSON.stringify(ofType(s.events, 'warning')));
         const toolDone = ofType(s.events, 'tool.completed').find((e) => e.item_id === tool.item_id);
         assert.equal(toolDone?.ok, true, JSON.stringify(toolDone));
         const turns = standin.turns('openai');
