@@ -8,7 +8,7 @@
 #include "vault/file_lock.hpp"
 #include "vault/layout.hpp"
 
-#include <coffer/utf8.hpp>
+#include <coffer/lines.hpp>
 
 #include <boost/json/parse.hpp>
 
@@ -46,11 +46,7 @@ std::string log_hint(const fs::path& vault) {
 // The last line a daemon that stopped wrote to its stderr file (at most 500 bytes), or "".
 std::string last_words(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-    if (auto nl = text.rfind('\n'); nl != std::string::npos) text.erase(0, nl + 1);
-    text.resize(utf8::cut_before(text, 500));  // never half a character
-    return text;
+    return last_line(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), 500);
 }
 
 }  // namespace

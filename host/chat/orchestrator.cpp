@@ -40,10 +40,7 @@ std::optional<Error> unknown_keys(const json::object& o, std::initializer_list<s
     return std::nullopt;
 }
 
-std::string preview(const std::string& s) {
-    if (s.size() <= kPreview) return s;
-    return s.substr(0, utf8::cut_before(s, kPreview)) + "…";
-}
+std::string preview(const std::string& s) { return utf8::clip(s, kPreview); }
 
 bool is_dir(const std::string& p) {
     struct stat st {};

@@ -402,11 +402,10 @@ boost::asio::thread_pool& indexing() {
     return pool;
 }
 
-// At most `max` bytes of `s`, cut at a character boundary, with an ellipsis when cut.
-std::string clip(std::string_view s, std::size_t max) {
+// The first line of `s`, at most `max` bytes of it (utf8::clip).
+std::string first_line(std::string_view s, std::size_t max) {
     if (auto nl = s.find('\n'); nl != std::string_view::npos) s = s.substr(0, nl);
-    if (s.size() <= max) return std::string(s);
-    return std::string(s.substr(0, utf8::cut_before(s, max))) + "…";
+    return utf8::clip(s, max);
 }
 
 // The thread the tools' vectors are made on: apart from the indexing thread, so that embedding a
@@ -475,7 +474,7 @@ std::string search_result(const Built& b, const Args& args, const std::vector<to
         char shown[32];
         std::snprintf(shown, sizeof shown, "%.2f", score);
         text += "\n" + std::to_string(++rank) + ". " + b.names[h.tool] + " (score " + shown + ")";
-        if (!description.empty()) text += "\n   " + clip(description, 300);
+        if (!description.empty()) text += "\n   " + first_line(description, 300);
         std::string params;
         if (auto* props = schema.as_object().if_contains("properties"); props && props->is_object()) {
             json::array none;

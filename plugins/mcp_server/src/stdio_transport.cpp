@@ -13,18 +13,10 @@ namespace coffer::mcp_server {
 
 namespace {
 constexpr std::size_t kStderrTail = 2048;
+constexpr std::size_t kStderrLine = 300;  // of the upstream's last stderr line in an error
 constexpr std::size_t kFirstReadChunk = 4 * 1024;
 constexpr std::size_t kMaxReadChunk = 64 * 1024;
 constexpr auto kGrace = std::chrono::milliseconds(200);
-
-std::string last_line(const std::string& text) {
-    auto end = text.find_last_not_of(" \t\r\n");
-    if (end == std::string::npos) return {};
-    auto start = text.find_last_of('\n', end);
-    std::string line = text.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1));
-    if (line.size() > 300) line = line.substr(0, 300) + "…";
-    return line;
-}
 
 // "/usr/bin/env: 'node': No such file or directory" → "node" (coreutils quotes with ‘’ in
 // UTF-8 locales, '' or "" elsewhere).
@@ -249,7 +241,7 @@ std::string StdioTransport::exit_text() const {
     else if (WIFEXITED(status_)) text = "the upstream exited with status " + std::to_string(WEXITSTATUS(status_));
     else if (WIFSIGNALED(status_)) text = "the upstream was killed by signal " + std::to_string(WTERMSIG(status_));
     else text = "the upstream exited";
-    auto line = last_line(stderr_tail_);
+    auto line = last_line(stderr_tail_, kStderrLine);
     if (!line.empty()) text += " (stderr: " + line + ")";
     return text;
 }

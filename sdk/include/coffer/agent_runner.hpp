@@ -64,16 +64,12 @@ public:
         storage = json::parse(line, ec);
         if (!ec && storage.is_object()) return &storage.as_object();
         out.push_back(json::object{{"type", "warning"}, {"message", "the agent printed a line that is not JSON"},
-                                   {"line", preview(std::string(line.substr(0, 200)))}});
+                                   {"line", preview(line.substr(0, 200))}});
         return nullptr;
     }
 
     // At most 500 bytes of `s`, cut between characters, "…" when cut (tool outputs, bad lines).
-    static std::string preview(std::string s) {
-        constexpr std::size_t kMax = 500;
-        if (s.size() <= kMax) return s;
-        return s.substr(0, utf8::cut_before(s, kMax)) + "…";  // whole characters
-    }
+    static std::string preview(std::string_view s) { return utf8::clip(s, 500); }
 };
 
 struct Command {

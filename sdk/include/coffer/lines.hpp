@@ -9,7 +9,12 @@
 // A line is handed over without its "\n" (nor a "\r" before it); blank lines carry no message
 // and are skipped. A line longer than the limit is dropped whole and reported once, with its
 // size, when its end arrives. A callback may call halt() to stop the current feed().
+//
+// last_line(text, max) is what a process said last — the last line of its stderr that is not
+// blank — for an error message ("exited during startup: …", "(stderr: …)").
 #pragma once
+
+#include <coffer/utf8.hpp>
 
 #include <cstddef>
 #include <cstring>
@@ -86,5 +91,15 @@ private:
     std::size_t dropped_ = 0;
     bool halted_ = false;
 };
+
+// The last line of `text` that is not blank, without the spaces, tabs and line ends after it; at
+// most `max_bytes` of it, cut at a character boundary and marked "…" when longer.
+inline std::string last_line(std::string_view text, std::size_t max_bytes) {
+    auto end = text.find_last_not_of(" \t\r\n");
+    if (end == std::string_view::npos) return {};
+    auto start = text.find_last_of('\n', end);
+    start = start == std::string_view::npos ? 0 : start + 1;
+    return utf8::clip(text.substr(start, end + 1 - start), max_bytes);
+}
 
 }  // namespace coffer

@@ -131,6 +131,13 @@ inline std::size_t cut_before(std::string_view s, std::size_t max) noexcept {
     return max;
 }
 
+// At most `max` bytes of `s` in whole characters, with "…" after them when it was longer: a
+// preview for a message or a listing.
+inline std::string clip(std::string_view s, std::size_t max) {
+    if (s.size() <= max) return std::string(s);
+    return std::string(s.substr(0, cut_before(s, max))) + "…";
+}
+
 // Appends the UTF-8 encoding of code point `c` (a surrogate or a value above U+10FFFF is written
 // as U+FFFD, so the output stays well-formed).
 inline void append(std::string& out, char32_t c) {

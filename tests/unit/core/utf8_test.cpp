@@ -4,6 +4,8 @@
 
 #include "core/utf8.hpp"
 
+#include <coffer/lines.hpp>
+
 #include <string>
 
 using namespace coffer::core;
@@ -52,4 +54,19 @@ BOOST_AUTO_TEST_CASE(cuts_between_characters) {
     BOOST_TEST(utf8::cut_before(s, 8) == 8u);
     BOOST_TEST(utf8::cut_before(s, 100) == 8u);
     BOOST_TEST(utf8::cut_before("", 5) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(clips_whole_characters_and_marks_the_cut) {
+    BOOST_TEST(utf8::clip("ab读取", 8) == "ab读取");  // fits: unchanged, no mark
+    BOOST_TEST(utf8::clip("ab读取", 4) == "ab…");     // never half of 读
+    BOOST_TEST(utf8::clip("ab读取", 5) == "ab读…");
+    BOOST_TEST(utf8::clip("", 0) == "");
+}
+
+BOOST_AUTO_TEST_CASE(the_last_line_a_process_said) {
+    BOOST_TEST(coffer::last_line("starting\ncoffer-daemon: refused\n\n", 500) == "coffer-daemon: refused");
+    BOOST_TEST(coffer::last_line("one line, no end", 500) == "one line, no end");
+    BOOST_TEST(coffer::last_line("first\r\n  second \t\r\n", 500) == "  second");  // its end trimmed
+    BOOST_TEST(coffer::last_line(" \n\t\r\n", 500) == "");
+    BOOST_TEST(coffer::last_line("x\nerror: 读取失败", 12) == "error: 读…");  // cut between characters
 }
