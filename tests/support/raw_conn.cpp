@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace coffer::test {
@@ -182,6 +183,57 @@ int open_fds(int pid) {
          !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
         ++n;
     return n;
+}
+
+namespace {
+
+// The inodes of the sockets a process has open ("socket:[inode]" links in /proc/<pid>/fd).
+std::set<std::string> socket_inodes(int pid) {
+    std::set<std::string> inodes;
+    std::error_code ec;
+    for (auto it = std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec);
+         !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+        std::error_code link_ec;
+        auto target = std::filesystem::read_symlink(it->path(), link_ec).string();
+        if (!link_ec && target.rfind("socket:[", 0) == 0 && target.back() == ']')
+            inodes.insert(target.substr(8, target.size() - 9));
+    }
+    return inodes;
+}
+
+}  // namespace
+
+int held_connections(int pid, std::uint16_t port) {
+    auto mine = socket_inodes(pid);
+    int n = 0;
+    for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+        std::ifstream in(table);
+        std::string line;
+        std::getline(in, line);  // the column names
+        while (std::getline(in, line)) {
+            // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+            std::istringstream fields(line);
+            std::string slot, local, remote, state, queues, timer, retransmits, uid, timeout, inode;
+            if (!(fields >> slot >> local >> remote >> state >> queues >> timer >> retransmits >> uid >> timeout >> inode))
+                continue;
+            auto colon = local.rfind(':');
+            if (colon == std::string::npos || state == "0A") continue;  // 0A: LISTEN
+            if (std::stoul(local.substr(colon + 1), nullptr, 16) != port) continue;
+            n += mine.count(inode) ? 1 : 0;
+        }
+    }
+    return n;
+}
+
+std::string describe_fds(int pid) {
+    std::string out;
+    std::error_code ec;
+    for (auto it = std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec);
+         !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+        std::error_code link_ec;
+        out += it->path().filename().string() + " -> " + std::filesystem::read_symlink(it->path(), link_ec).string() + "\n";
+    }
+    return out;
 }
 
 }  // namespace coffer::test

@@ -50,5 +50,11 @@ std::string first_body(const std::string& raw);
 std::chrono::milliseconds cpu_time(int pid);
 // How many file descriptors a process has open, from /proc/<pid>/fd.
 int open_fds(int pid);
+// How many accepted TCP connections on local `port` a process holds open (its socket descriptors
+// matched against /proc/net/tcp and tcp6; the listening socket is not counted). Unlike open_fds,
+// files and pipes the process opens for its own work do not change it.
+int held_connections(int pid, std::uint16_t port);
+// What a process's descriptors point to, one per line ("7 -> socket:[1234]"), for failure messages.
+std::string describe_fds(int pid);
 
 }  // namespace coffer::test
