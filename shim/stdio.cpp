@@ -1,5 +1,6 @@
 #include "shim/stdio.hpp"
 
+#include <coffer/eager_io.hpp>
 #include <coffer/lines.hpp>
 
 #include <boost/asio/buffer.hpp>
@@ -194,28 +195,46 @@ struct LineWriter::Impl : std::enable_shared_from_this<LineWriter::Impl> {
     }
 
     void flush() {
-        // What the last write carried is out.
-        for (auto& s : inflight) bytes -= s.size();
-        inflight.clear();
-        if (queue.empty() || failed) {
-            writing = false;
-            auto fns = std::move(drained);
-            drained.clear();
-            for (auto& fn : fns) fn();
+        for (;;) {
+            // What the last write carried is out.
+            for (auto& s : inflight) bytes -= s.size();
+            inflight.clear();
+            if (queue.empty() || failed) {
+                writing = false;
+                auto fns = std::move(drained);
+                drained.clear();
+                for (auto& fn : fns) fn();
+                return;
+            }
+            writing = true;
+            std::vector<net::const_buffer> bufs;
+            while (!queue.empty() && inflight.size() < 64) {
+                inflight.push_back(std::move(queue.front()));
+                queue.pop_front();
+            }
+            bufs.reserve(inflight.size());
+            for (auto& s : inflight) bufs.emplace_back(s.data(), s.size());
+            // Most often the pipe takes it all at once: then this turn goes on without a posted
+            // completion (coffer/eager_io.hpp); what it does not take is written asynchronously.
+            boost::system::error_code ec;
+            std::size_t n = eager_io::write_now(desc, bufs, ec);
+            if (ec) return fail(ec.message());
+            if (n == net::buffer_size(bufs)) continue;
+            std::vector<net::const_buffer> rest;
+            for (auto& b : bufs) {
+                if (n >= b.size()) {
+                    n -= b.size();
+                    continue;
+                }
+                rest.push_back(b + n);
+                n = 0;
+            }
+            net::async_write(desc, rest, [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+                if (ec) return self->fail(ec.message());
+                self->flush();
+            });
             return;
         }
-        writing = true;
-        std::vector<net::const_buffer> bufs;
-        while (!queue.empty() && inflight.size() < 64) {
-            inflight.push_back(std::move(queue.front()));
-            queue.pop_front();
-        }
-        bufs.reserve(inflight.size());
-        for (auto& s : inflight) bufs.emplace_back(s.data(), s.size());
-        net::async_write(desc, bufs, [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-            if (ec) return self->fail(ec.message());
-            self->flush();
-        });
     }
 
     void fail(const std::string& why) {

@@ -2,6 +2,8 @@
 
 #include "core/log.hpp"
 
+#include <coffer/eager_io.hpp>
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 
@@ -95,18 +97,34 @@ void LocalConnection::flush() {
     writing_ = true;
     sending_.clear();
     sending_.swap(queued_);
-    net::async_write(socket_, net::buffer(sending_), [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-        self->writing_ = false;
-        if (ec) return self->finish();
-        // Give back the memory of a huge answer.
-        if (self->sending_.capacity() > (1u << 20)) std::string().swap(self->sending_);
-        self->sending_.clear();
-        if (self->paused_ && !self->closing_ && self->queued_.size() < kPauseReading) {
-            self->paused_ = false;
-            self->read();
+    // Most often the socket takes it all at once, and this turn goes on without a posted
+    // completion (coffer/eager_io.hpp); the rest, if any, is written asynchronously.
+    boost::system::error_code ec;
+    auto n = eager_io::write_now(socket_, net::buffer(sending_), ec);
+    if (ec) {
+        writing_ = false;
+        return finish();
+    }
+    if (n == sending_.size()) return sent();
+    net::async_write(socket_, net::buffer(sending_) + n, [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+        if (ec) {
+            self->writing_ = false;
+            return self->finish();
         }
-        self->flush();
+        self->sent();
     });
+}
+
+void LocalConnection::sent() {
+    writing_ = false;
+    // Give back the memory of a huge answer.
+    if (sending_.capacity() > (1u << 20)) std::string().swap(sending_);
+    sending_.clear();
+    if (paused_ && !closing_ && queued_.size() < kPauseReading) {
+        paused_ = false;
+        read();
+    }
+    flush();
 }
 
 void LocalConnection::close() {

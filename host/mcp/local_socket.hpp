@@ -42,6 +42,7 @@ public:
 private:
     void read();
     void flush();
+    void sent();  // the write in progress is done
     void finish();
 
     boost::asio::local::stream_protocol::socket socket_;

@@ -683,8 +683,11 @@ int main(int argc, char** argv) {
                 std::vector<double> rates;
                 std::string last_cpu;
             };
-            CpuMeter relay1_cpu({{"relay", relay1.peer->pid()}}),
-                relay2_cpu({{"relay", relay2.peer->pid()}, {"relay", child_of(relay2.peer->pid())}});
+            // Each path's upstream is metered too: what it spends per call depends on how its
+            // requests arrive (many per read, or one at a time), which the path in front decides.
+            pid_t relay2_inner = child_of(relay2.peer->pid());
+            CpuMeter relay1_cpu({{"relay", relay1.peer->pid()}, {"upstream", child_of(relay1.peer->pid())}}),
+                relay2_cpu({{"relay", relay2.peer->pid()}, {"relay", relay2_inner}, {"upstream", child_of(relay2_inner)}});
             std::vector<Measured> paths{{&direct, &direct_cpu, {}, {}},
                                         {&relay1, &relay1_cpu, {}, {}},
                                         {&relay2, &relay2_cpu, {}, {}},

@@ -2,6 +2,8 @@
 
 #include "spawn.hpp"
 
+#include <coffer/eager_io.hpp>
+
 #include <boost/asio/write.hpp>
 
 #include <signal.h>
@@ -84,7 +86,9 @@ void StdioTransport::open() {
     watch_exit();
     read_stdout();
     read_stderr();
-    write_next();
+    // What was sent before the upstream was up goes out on the next turn: a write that fails at
+    // once must not report the upstream gone from inside open().
+    asio::post(rt_.io(), [self] { self->write_next(); });
 }
 
 void StdioTransport::send(std::string message, std::optional<std::int64_t>) {
@@ -105,18 +109,25 @@ void StdioTransport::write_next() {
     writing_ = true;
     wsending_.clear();
     wsending_.swap(wqueue_);
-    auto self = shared_from_this();
-    asio::async_write(in_, asio::buffer(wsending_), [self](boost::system::error_code ec, std::size_t) {
-        self->writing_ = false;
-        if (self->closed_) return;
-        if (ec) {
-            self->wqueue_.clear();
-            self->stdout_ended("cannot write to the upstream: " + ec.message());
-            return;
-        }
-        if (self->wsending_.capacity() > (1u << 20)) std::string().swap(self->wsending_);
-        self->write_next();
-    });
+    // Most often the pipe takes it all at once, and this turn goes on without a posted completion
+    // (coffer/eager_io.hpp); the rest, if any, is written asynchronously.
+    boost::system::error_code ec;
+    auto n = eager_io::write_now(in_, asio::buffer(wsending_), ec);
+    if (ec || n == wsending_.size()) return written(ec);
+    asio::async_write(in_, asio::buffer(wsending_) + n,
+                      [self = shared_from_this()](boost::system::error_code ec, std::size_t) { self->written(ec); });
+}
+
+void StdioTransport::written(boost::system::error_code ec) {
+    writing_ = false;
+    if (closed_) return;
+    if (ec) {
+        wqueue_.clear();
+        stdout_ended("cannot write to the upstream: " + ec.message());
+        return;
+    }
+    if (wsending_.capacity() > (1u << 20)) std::string().swap(wsending_);
+    write_next();
 }
 
 void StdioTransport::read_stdout() {

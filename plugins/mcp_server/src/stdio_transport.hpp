@@ -35,6 +35,7 @@ private:
     void read_stdout();
     void read_stderr();
     void write_next();
+    void written(boost::system::error_code ec);  // the write in progress is done
     void watch_exit();
     void poll_exit();
     void exited(int status);
