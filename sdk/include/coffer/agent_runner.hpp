@@ -64,7 +64,7 @@ public:
         storage = json::parse(line, ec);
         if (!ec && storage.is_object()) return &storage.as_object();
         out.push_back(json::object{{"type", "warning"}, {"message", "the agent printed a line that is not JSON"},
-                                   {"line", preview(line.substr(0, 200))}});
+                                   {"line", utf8::clip(line, 200)}});
         return nullptr;
     }
 

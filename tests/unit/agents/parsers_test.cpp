@@ -67,6 +67,18 @@ BOOST_AUTO_TEST_CASE(unknown_types_subtypes_and_bad_lines_are_tolerated) {
     BOOST_TEST(!p.terminal().has_value());
 }
 
+BOOST_AUTO_TEST_CASE(a_long_line_that_is_not_json_is_quoted_in_whole_characters) {
+    coffer::claude_code::ClaudeParser p;
+    std::string line = "x";
+    for (int i = 0; i < 150; ++i) line += "\xC3\xA9";  // é: byte 200 falls inside one
+    auto evs = feed(p, {line});
+    BOOST_REQUIRE(evs.size() == 1u);
+    std::string quoted(evs[0].at("line").as_string());
+    BOOST_TEST(quoted.size() <= 200u + 3u);
+    BOOST_TEST(quoted.rfind("\xE2\x80\xA6") == quoted.size() - 3);  // "…": it was cut
+    BOOST_TEST(quoted.substr(0, quoted.size() - 3) == line.substr(0, 199));  // 1 + 99 × 2 bytes
+}
+
 BOOST_AUTO_TEST_CASE(an_error_result_and_one_without_result_text) {
     coffer::claude_code::ClaudeParser p;
     feed(p, {R"({"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"partial"}]}})",
