@@ -4,13 +4,14 @@
 #define BOOST_TEST_MODULE eager_io
 #include <boost/test/unit_test.hpp>
 
+#include "pipe_pair.hpp"
+
 #include <coffer/eager_io.hpp>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/write.hpp>
 
-#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -19,32 +20,11 @@
 
 namespace asio = boost::asio;
 
-namespace {
-struct Pipe {
-    int r = -1, w = -1;
-    Pipe() {
-        int fds[2];
-        BOOST_REQUIRE(::pipe2(fds, O_CLOEXEC) == 0);
-        r = fds[0];
-        w = fds[1];
-    }
-    ~Pipe() {
-        if (r >= 0) ::close(r);
-        if (w >= 0) ::close(w);
-    }
-    std::string drain() {
-        std::string out;
-        ::fcntl(r, F_SETFL, ::fcntl(r, F_GETFL) | O_NONBLOCK);
-        char buf[65536];
-        for (ssize_t n; (n = ::read(r, buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
-        return out;
-    }
-};
-}  // namespace
+using coffer::test::PipePair;
 
 BOOST_AUTO_TEST_CASE(a_pipe_with_room_takes_everything_and_nothing_is_posted) {
     asio::io_context io;
-    Pipe p;
+    PipePair p;
     asio::posix::stream_descriptor out(io, ::dup(p.w));
     std::array<asio::const_buffer, 2> bufs{asio::buffer(std::string_view("one\n")), asio::buffer(std::string_view("two\n"))};
     boost::system::error_code ec;
@@ -57,7 +37,7 @@ BOOST_AUTO_TEST_CASE(a_pipe_with_room_takes_everything_and_nothing_is_posted) {
 
 BOOST_AUTO_TEST_CASE(a_full_pipe_gives_a_short_count_not_an_error_and_never_blocks) {
     asio::io_context io;
-    Pipe p;
+    PipePair p;
     asio::posix::stream_descriptor out(io, ::dup(p.w));
     std::string big(1 << 20, 'x');  // more than a pipe holds (64 KiB by default)
     boost::system::error_code ec;
@@ -75,13 +55,11 @@ BOOST_AUTO_TEST_CASE(a_full_pipe_gives_a_short_count_not_an_error_and_never_bloc
         BOOST_TEST(!e);
         done = true;
     });
-    char buf[65536];
     while (!done || got.size() < big.size()) {
         io.poll();
-        ::fcntl(p.r, F_SETFL, ::fcntl(p.r, F_GETFL) | O_NONBLOCK);
-        ssize_t n = ::read(p.r, buf, sizeof buf);
-        if (n > 0) got.append(buf, static_cast<std::size_t>(n));
-        if (done && n <= 0) break;
+        auto some = p.read_some();
+        got += some;
+        if (done && some.empty()) break;
     }
     got += p.drain();
     BOOST_TEST(got.size() == big.size());
@@ -91,9 +69,8 @@ BOOST_AUTO_TEST_CASE(a_full_pipe_gives_a_short_count_not_an_error_and_never_bloc
 BOOST_AUTO_TEST_CASE(a_pipe_without_a_reader_is_an_error) {
     ::signal(SIGPIPE, SIG_IGN);
     asio::io_context io;
-    Pipe p;
-    ::close(p.r);
-    p.r = -1;
+    PipePair p;
+    p.close_reader();
     asio::posix::stream_descriptor out(io, ::dup(p.w));
     boost::system::error_code ec;
     BOOST_TEST(coffer::eager_io::write_now(out, asio::buffer(std::string_view("lost\n")), ec) == 0u);

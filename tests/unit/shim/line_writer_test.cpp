@@ -4,43 +4,23 @@
 // last byte was written.
 #include <boost/test/unit_test.hpp>
 
+#include "pipe_pair.hpp"
 #include "shim/stdio.hpp"
 
 #include <boost/asio/io_context.hpp>
 
-#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <string>
 
-namespace {
-struct Pipe {
-    int r = -1, w = -1;
-    Pipe() {
-        int fds[2];
-        BOOST_REQUIRE(::pipe2(fds, O_CLOEXEC) == 0);
-        r = fds[0];
-        w = fds[1];
-        ::fcntl(r, F_SETFL, ::fcntl(r, F_GETFL) | O_NONBLOCK);
-    }
-    ~Pipe() {
-        ::close(r);
-        ::close(w);
-    }
-    std::string read_some() {
-        char buf[65536];
-        ssize_t n = ::read(r, buf, sizeof buf);
-        return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
-    }
-};
-}  // namespace
+using coffer::test::PipePair;
 
 BOOST_AUTO_TEST_SUITE(line_writer)
 
 BOOST_AUTO_TEST_CASE(lines_of_one_turn_go_out_together_and_nothing_is_left_queued) {
     boost::asio::io_context io;
-    Pipe p;
+    PipePair p;
     coffer::shim::LineWriter out(io, p.w, [](const std::string& why) { BOOST_FAIL("write failed: " << why); });
     out.write("{\"id\":1}");
     out.write("{\"id\":2}");
@@ -56,7 +36,7 @@ BOOST_AUTO_TEST_CASE(lines_of_one_turn_go_out_together_and_nothing_is_left_queue
 
 BOOST_AUTO_TEST_CASE(a_full_pipe_gets_the_rest_later_whole_and_in_order) {
     boost::asio::io_context io;
-    Pipe p;
+    PipePair p;
     coffer::shim::LineWriter out(io, p.w, [](const std::string& why) { BOOST_FAIL("write failed: " << why); });
     std::string expected;
     for (int i = 0; i < 400; ++i) {  // ~400 KiB: several times what the pipe holds
@@ -83,10 +63,9 @@ BOOST_AUTO_TEST_CASE(a_full_pipe_gets_the_rest_later_whole_and_in_order) {
 BOOST_AUTO_TEST_CASE(a_reader_that_went_away_is_reported_once) {
     ::signal(SIGPIPE, SIG_IGN);  // as the shim's main does
     boost::asio::io_context io;
-    Pipe p;
+    PipePair p;
     int failures = 0;
-    ::close(p.r);
-    p.r = ::open("/dev/null", O_RDONLY | O_CLOEXEC);  // keeps the destructor's close harmless
+    p.close_reader();
     coffer::shim::LineWriter out(io, p.w, [&](const std::string&) { ++failures; });
     out.write("{\"id\":1}");
     out.write("{\"id\":2}");
