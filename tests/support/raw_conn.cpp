@@ -176,32 +176,39 @@ milliseconds cpu_time(int pid) {
     return milliseconds((utime + stime) * 1000 / (ticks > 0 ? ticks : 100));
 }
 
-int open_fds(int pid) {
-    std::error_code ec;
-    int n = 0;
-    for (auto it = std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec);
-         !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
-        ++n;
-    return n;
-}
-
 namespace {
 
-// The inodes of the sockets a process has open ("socket:[inode]" links in /proc/<pid>/fd).
-std::set<std::string> socket_inodes(int pid) {
-    std::set<std::string> inodes;
+// Calls fn(entry) for each descriptor of a process (/proc/<pid>/fd); none when it is gone.
+template <class Fn> void each_fd(int pid, Fn fn) {
     std::error_code ec;
     for (auto it = std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec);
-         !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
-        std::error_code link_ec;
-        auto target = std::filesystem::read_symlink(it->path(), link_ec).string();
-        if (!link_ec && target.rfind("socket:[", 0) == 0 && target.back() == ']')
-            inodes.insert(target.substr(8, target.size() - 9));
-    }
+         !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+        fn(it->path());
+}
+
+// What a descriptor points to ("socket:[1234]", a path), or "" when it closed meanwhile.
+std::string fd_target(const std::filesystem::path& entry) {
+    std::error_code ec;
+    return std::filesystem::read_symlink(entry, ec).string();
+}
+
+// The inodes of the sockets a process has open ("socket:[inode]" links).
+std::set<std::string> socket_inodes(int pid) {
+    std::set<std::string> inodes;
+    each_fd(pid, [&](const std::filesystem::path& entry) {
+        auto target = fd_target(entry);
+        if (target.rfind("socket:[", 0) == 0 && target.back() == ']') inodes.insert(target.substr(8, target.size() - 9));
+    });
     return inodes;
 }
 
 }  // namespace
+
+int open_fds(int pid) {
+    int n = 0;
+    each_fd(pid, [&](const std::filesystem::path&) { ++n; });
+    return n;
+}
 
 int held_connections(int pid, std::uint16_t port) {
     auto mine = socket_inodes(pid);
@@ -227,12 +234,9 @@ int held_connections(int pid, std::uint16_t port) {
 
 std::string describe_fds(int pid) {
     std::string out;
-    std::error_code ec;
-    for (auto it = std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec);
-         !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
-        std::error_code link_ec;
-        out += it->path().filename().string() + " -> " + std::filesystem::read_symlink(it->path(), link_ec).string() + "\n";
-    }
+    each_fd(pid, [&](const std::filesystem::path& entry) {
+        out += entry.filename().string() + " -> " + fd_target(entry) + "\n";
+    });
     return out;
 }
 
