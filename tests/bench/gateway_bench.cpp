@@ -277,7 +277,7 @@ Mem mem_of(pid_t pid) {
 // CPU time (ns) and context switches (voluntary: it waited; involuntary: it was preempted) of
 // every thread of a process, from /proc.
 struct Cpu {
-    double ns = 0;
+    double ns = 0, wait_ns = 0;  // on a CPU; runnable but waiting for one
     long vol = 0, invol = 0;
 };
 
@@ -288,7 +288,7 @@ std::map<long, Cpu> threads_of(pid_t pid) {
     for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
         Cpu c;
         std::ifstream ss(it->path() / "schedstat");
-        ss >> c.ns;
+        ss >> c.ns >> c.wait_ns;
         std::ifstream st(it->path() / "status");
         std::string line;
         while (std::getline(st, line)) {
@@ -301,7 +301,7 @@ std::map<long, Cpu> threads_of(pid_t pid) {
 }
 
 // CPU and context switches per call of a set of processes over a phase (COFFER_BENCH_THREADS=1:
-// per thread).
+// per thread). "waited" is the time a process was runnable but had no CPU.
 class CpuMeter {
 public:
     explicit CpuMeter(std::vector<std::pair<std::string, pid_t>> procs) : procs_(std::move(procs)) {}
@@ -309,60 +309,99 @@ public:
         before_.clear();
         for (auto& [name, pid] : procs_) before_.push_back(threads_of(pid));
     }
+    // Since start(): each process's sum, and a line per thread when asked for.
     std::string per_call(long calls) const {
         static const bool per_thread = std::getenv("COFFER_BENCH_THREADS") != nullptr;
-        std::string out;
-        char buf[200];
-        auto n = static_cast<double>(calls);
-        for (std::size_t i = 0; i < procs_.size(); ++i) {
-            Cpu sum;
-            std::string detail;
-            for (auto& [tid, now] : threads_of(procs_[i].second)) {
-                Cpu was;
-                if (auto it = before_[i].find(tid); it != before_[i].end()) was = it->second;
-                Cpu d{now.ns - was.ns, now.vol - was.vol, now.invol - was.invol};
-                sum.ns += d.ns, sum.vol += d.vol, sum.invol += d.invol;
-                if (per_thread && d.ns > 0) {
-                    std::snprintf(buf, sizeof buf, " [%ld: %.1f us %.2f+%.2f sw]", tid, d.ns / 1000.0 / n,
-                                  static_cast<double>(d.vol) / n, static_cast<double>(d.invol) / n);
-                    detail += buf;
-                }
-            }
-            std::snprintf(buf, sizeof buf, "%s%s %.1f us %.2f+%.2f sw", out.empty() ? "" : ", ", procs_[i].first.c_str(),
-                          sum.ns / 1000.0 / n, static_cast<double>(sum.vol) / n, static_cast<double>(sum.invol) / n);
-            out += buf + detail;
-        }
+        std::vector<std::string> detail;
+        auto sums = since_start(per_thread ? &detail : nullptr, calls);
+        return format(sums, calls, detail);
+    }
+    // CPU per call of each process since start(), us.
+    std::vector<double> per_call_us(long calls) const {
+        std::vector<double> out;
+        for (auto& c : since_start(nullptr, calls)) out.push_back(c.ns / 1000.0 / static_cast<double>(calls));
         return out;
     }
 
     // Metering in stretches: resume() … pause() adds each stretch; accumulated() per call.
     void resume() { start(); }
     void pause() {
-        if (total_.size() != procs_.size()) total_.assign(procs_.size(), Cpu{});
-        for (std::size_t i = 0; i < procs_.size(); ++i)
+        auto sums = since_start(nullptr, 1);
+        if (total_.size() != sums.size()) total_.assign(sums.size(), Cpu{});
+        for (std::size_t i = 0; i < sums.size(); ++i) add(total_[i], sums[i]);
+    }
+    std::string accumulated(long calls) const { return format(total_, calls, {}); }
+
+private:
+    static void add(Cpu& to, const Cpu& d) {
+        to.ns += d.ns, to.wait_ns += d.wait_ns, to.vol += d.vol, to.invol += d.invol;
+    }
+    static std::string describe(const Cpu& c, double n) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%.1f us (waited %.1f) %.2f+%.2f sw", c.ns / 1000.0 / n, c.wait_ns / 1000.0 / n,
+                      static_cast<double>(c.vol) / n, static_cast<double>(c.invol) / n);
+        return buf;
+    }
+    // Each process's change since start(); with `detail`, also a text per process of its threads.
+    std::vector<Cpu> since_start(std::vector<std::string>* detail, long calls) const {
+        std::vector<Cpu> out;
+        for (std::size_t i = 0; i < procs_.size(); ++i) {
+            Cpu sum;
+            std::string text;
             for (auto& [tid, now] : threads_of(procs_[i].second)) {
                 Cpu was;
                 if (auto it = before_[i].find(tid); it != before_[i].end()) was = it->second;
-                total_[i].ns += now.ns - was.ns, total_[i].vol += now.vol - was.vol, total_[i].invol += now.invol - was.invol;
+                Cpu d{now.ns - was.ns, now.wait_ns - was.wait_ns, now.vol - was.vol, now.invol - was.invol};
+                add(sum, d);
+                if (detail && d.ns > 0) text += " [" + std::to_string(tid) + ": " + describe(d, static_cast<double>(calls)) + "]";
             }
+            out.push_back(sum);
+            if (detail) detail->push_back(text);
+        }
+        return out;
     }
-    std::string accumulated(long calls) const {
+    std::string format(const std::vector<Cpu>& sums, long calls, const std::vector<std::string>& detail) const {
         std::string out;
-        char buf[200];
-        auto n = static_cast<double>(calls);
-        for (std::size_t i = 0; i < procs_.size() && i < total_.size(); ++i) {
-            std::snprintf(buf, sizeof buf, "%s%s %.1f us %.2f+%.2f sw", out.empty() ? "" : ", ", procs_[i].first.c_str(),
-                          total_[i].ns / 1000.0 / n, static_cast<double>(total_[i].vol) / n,
-                          static_cast<double>(total_[i].invol) / n);
-            out += buf;
+        for (std::size_t i = 0; i < procs_.size() && i < sums.size(); ++i) {
+            out += (out.empty() ? "" : ", ") + procs_[i].first + " " + describe(sums[i], static_cast<double>(calls));
+            if (i < detail.size()) out += detail[i];
         }
         return out;
     }
 
-private:
     std::vector<std::pair<std::string, pid_t>> procs_;
     std::vector<std::map<long, Cpu>> before_;
     std::vector<Cpu> total_;
+};
+
+// The whole machine's busy and idle time (/proc/stat, in clock ticks) and this thread's CPU: the
+// client's share, and how much of the machine a path left idle.
+struct MachineSample {
+    double busy_s = 0, idle_s = 0, client_s = 0;
+    static MachineSample now() {
+        MachineSample m;
+        std::ifstream in("/proc/stat");
+        std::string cpu;
+        double v[8] = {};
+        in >> cpu;
+        for (auto& x : v) in >> x;
+        const double hz = static_cast<double>(::sysconf(_SC_CLK_TCK));
+        m.idle_s = (v[3] + v[4]) / hz;                                        // idle + iowait
+        m.busy_s = (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / hz;            // user nice system irq softirq steal
+        timespec ts{};
+        ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        m.client_s = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+        return m;
+    }
+};
+
+struct MachineTotals {
+    double busy_s = 0, idle_s = 0, client_s = 0;
+    long calls = 0;
+    void add(const MachineSample& a, const MachineSample& b, long n) {
+        busy_s += b.busy_s - a.busy_s, idle_s += b.idle_s - a.idle_s, client_s += b.client_s - a.client_s;
+        calls += n;
+    }
 };
 
 std::size_t count_entries(const fs::path& dir) {
@@ -567,13 +606,22 @@ int main(int argc, char** argv) {
                      std::make_unique<StdioPeer>(std::vector<std::string>{shim, "--no-spawn", "--home", vault.string()},
                                                  std::map<std::string, std::string>{}, dir.path() / "shim.stderr"),
                      "up__echo", argument, expect};
-        auto relayed = [&](int relays) {
-            std::vector<std::string> argv(static_cast<std::size_t>(relays), relay);
+        // A path through relays, the client's side first; a relay given a cost spends at least that
+        // many ns of CPU in all per line it copies (coffer-bench-relay --cpu-ns-per-line).
+        auto relayed_burning = [&](const std::string& label, const std::vector<long long>& costs) {
+            std::vector<std::string> argv;
+            for (auto ns : costs) {
+                argv.push_back(relay);
+                if (ns > 0) argv.insert(argv.end(), {"--cpu-ns-per-line", std::to_string(ns)});
+            }
             argv.insert(argv.end(), upstream_argv.begin(), upstream_argv.end());
-            return Path{"relay" + std::to_string(relays),
+            return Path{label,
                         std::make_unique<StdioPeer>(argv, std::map<std::string, std::string>{},
-                                                    dir.path() / ("relay" + std::to_string(relays) + ".stderr")),
+                                                    dir.path() / (label + ".stderr")),
                         "echo", argument, expect};
+        };
+        auto relayed = [&](int relays) {
+            return relayed_burning("relay" + std::to_string(relays), std::vector<long long>(static_cast<std::size_t>(relays), 0));
         };
         Path relay1 = relayed(1), relay2 = relayed(2);
         direct.handshake();
@@ -681,7 +729,7 @@ int main(int argc, char** argv) {
                 Path* path;
                 CpuMeter* cpu;
                 std::vector<double> rates;
-                std::string last_cpu;
+                MachineTotals machine;
             };
             // Each path's upstream is metered too: what it spends per call depends on how its
             // requests arrive (many per read, or one at a time), which the path in front decides.
@@ -694,12 +742,40 @@ int main(int argc, char** argv) {
                                         {&gateway, &gateway_cpu, {}, {}}};
             for (auto& m : paths)
                 if (tp_warmup > 0) m.path->pipelined(tp_warmup, depth);  // warm every path
+            // What the warm shim and daemon, and a warm no-op relay, spend per call at this depth.
+            auto cpu_of = [&](Path& p, CpuMeter& meter) {
+                meter.start();
+                p.pipelined(tp_calls, depth);
+                return meter.per_call_us(tp_calls);
+            };
+            const auto gw_cpu = cpu_of(gateway, gateway_cpu);  // shim, daemon, upstream
+            // Two more paths of two relays that spend CPU per line so that each costs what a real
+            // middle process does: "relay2@gw" what this gateway's shim and daemon just spent,
+            // "relay2@aim" what the issue aims at (shim 20 us, daemon 40 us per call). A call is
+            // two lines through each (request and answer). What they reach is the floor under a
+            // gateway of that cost on this machine, whatever its design.
+            auto burn_for = [](double per_call_us) { return static_cast<long long>(per_call_us / 2 * 1000); };
+            Path relay2_gw = relayed_burning("relay2@gw", {burn_for(gw_cpu.at(0)), burn_for(gw_cpu.at(1))});
+            Path relay2_aim = relayed_burning("relay2@aim", {burn_for(20), burn_for(40)});
+            relay2_gw.handshake();
+            relay2_aim.handshake();
+            auto relay_chain = [&](Path& p) {
+                pid_t inner = child_of(p.peer->pid());
+                return CpuMeter({{"relay", p.peer->pid()}, {"relay", inner}, {"upstream", child_of(inner)}});
+            };
+            CpuMeter relay2_gw_cpu = relay_chain(relay2_gw), relay2_aim_cpu = relay_chain(relay2_aim);
+            paths.push_back({&relay2_gw, &relay2_gw_cpu, {}, {}});
+            paths.push_back({&relay2_aim, &relay2_aim_cpu, {}, {}});
+            for (auto* p : {&relay2_gw, &relay2_aim})
+                if (tp_warmup > 0) p->pipelined(tp_warmup, depth);
             for (int r = 0; r < tp_rounds; ++r)
                 for (std::size_t k = 0; k < paths.size(); ++k) {  // each round starts with another path
                     auto& m = paths[(k + static_cast<std::size_t>(r)) % paths.size()];
-                    m.cpu->start();
+                    m.cpu->resume();
+                    auto before = MachineSample::now();
                     m.rates.push_back(m.path->pipelined(tp_calls, depth));
-                    m.last_cpu = m.cpu->per_call(tp_calls);
+                    m.machine.add(before, MachineSample::now(), tp_calls);
+                    m.cpu->pause();
                 }
             auto list = [](const std::vector<double>& v) {
                 std::string s;
@@ -723,7 +799,33 @@ int main(int argc, char** argv) {
                         100.0 * r1 / d, 100.0 * r2 / d);
             std::printf("  gateway/relay2 = %.1f %%   (the gateway against two no-op processes in its place)\n",
                         100.0 * g / r2);
-            for (auto& m : paths) std::printf("  cpu %-8s (last round): %s\n", m.path->label.c_str(), m.last_cpu.c_str());
+            double rg = median(paths[4].rates), ra = median(paths[5].rates);
+            std::vector<double> paired_gw;
+            for (std::size_t r = 0; r < paths[0].rates.size(); ++r) paired_gw.push_back(100.0 * paths[3].rates[r] / paths[4].rates[r]);
+            std::printf("  relays costing what this gateway costs (%.1f + %.1f us per call): relay2@gw/direct = %.1f %%, "
+                        "gateway/relay2@gw = %.1f %%; paired by round: median %.1f %%, rounds: %s\n",
+                        gw_cpu.at(0), gw_cpu.at(1), 100.0 * rg / d, 100.0 * g / rg, median(paired_gw),
+                        list(paired_gw).c_str());
+            std::printf("  relays costing the aims (20 + 40 us per call): relay2@aim/direct = %.1f %%\n", 100.0 * ra / d);
+            for (auto& m : paths)
+                std::printf("  cpu %-10s %s\n", m.path->label.c_str(), m.cpu->accumulated(m.machine.calls).c_str());
+            // What bounds each path: the whole machine's CPU per call (every process, the client
+            // included) and the share of the machine's cores it kept busy. With the machine busy,
+            // calls/s is cores x busy share / CPU per call.
+            const double cores = static_cast<double>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
+            std::printf("machine during the rounds (%g cores, /proc/stat): CPU per call of everything, client's part, busy share\n",
+                        cores);
+            for (auto& m : paths) {
+                auto& t = m.machine;
+                if (t.busy_s <= 0 || t.calls == 0) {  // /proc/stat counts in ticks (10 ms): a --quick round may see none
+                    std::printf("  %-8s  too short to measure\n", m.path->label.c_str());
+                    continue;
+                }
+                double per_call = 1e6 * t.busy_s / static_cast<double>(t.calls);
+                std::printf("  %-8s  machine %6.1f us/call  client %5.1f us/call  busy %5.1f %%  -> bound %8.0f calls/s\n",
+                            m.path->label.c_str(), per_call, 1e6 * t.client_s / static_cast<double>(t.calls),
+                            100.0 * t.busy_s / (t.busy_s + t.idle_s), 1e6 * cores / per_call);
+            }
         }
         if (!want("sessions")) return 0;
 
