@@ -36,13 +36,14 @@ std::vector<std::string> all_good_plugins() {
     return out;
 }
 
-// Fork+exec to the first 200 from /daemon/status, polling every 0.2 ms.
+// Start to the first 200 from /daemon/status, polling every 0.2 ms; -1 when it never came.
 double cold_start_ms(const fs::path& vault) {
     fs::remove(vault / "daemon.json");
     auto t0 = clk::now();
     auto pid = spawn({(bin_dir() / "coffer-daemon").string()}, {{"COFFER_HOME", vault.string()}, {"COFFER_PORT", "0"}},
                      vault / "daemon.stderr");
     double ms = -1;
+    if (pid <= 0) return ms;
     while (clk::now() - t0 < std::chrono::seconds(10)) {
         std::ifstream in(vault / "daemon.json");
         if (in) {

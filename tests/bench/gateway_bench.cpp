@@ -542,7 +542,7 @@ int main(int argc, char** argv) {
     int samples = quick ? 200 : 5000;  // per path
     if (const char* n = std::getenv("COFFER_BENCH_SAMPLES")) samples = std::atoi(n);
     int tp_calls = quick ? 500 : 5000;  // per throughput round
-    if (const char* n = std::getenv("COFFER_BENCH_TP_CALLS")) tp_calls = std::atoi(n);
+    if (const char* n = std::getenv("COFFER_BENCH_TP_CALLS")) tp_calls = std::max(1, std::atoi(n));
     int tp_rounds = quick ? 1 : 6;  // rounds per path (alternating)
     if (const char* n = std::getenv("COFFER_BENCH_TP_ROUNDS")) tp_rounds = std::max(1, std::atoi(n));
     // Calls per path before the rounds: server-everything's direct rate still climbs after 1,000
@@ -813,7 +813,8 @@ int main(int argc, char** argv) {
             // included) and the share of the machine's cores it kept busy. With the machine busy,
             // calls/s is cores x busy share / CPU per call.
             const double cores = static_cast<double>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
-            std::printf("machine during the rounds (%g cores, /proc/stat): CPU per call of everything, client's part, busy share\n",
+            std::printf("machine during the rounds (%g cores, /proc/stat: the whole machine, neighbours included): CPU per "
+                        "call of everything, client's part, busy share\n",
                         cores);
             for (auto& m : paths) {
                 auto& t = m.machine;

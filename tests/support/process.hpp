@@ -23,8 +23,8 @@ RunResult run(const std::vector<std::string>& argv, const std::map<std::string, 
 
 // Starts a process in the background with stdout/stderr sent to files; returns its pid, or -1
 // when it could not be started.
-pid_t spawn(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
-            const std::filesystem::path& log_file);
+[[nodiscard]] pid_t spawn(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                          const std::filesystem::path& log_file);
 // A child with its stdin and stdout on pipes (the parent's ends, close-on-exec); pid -1 when it
 // could not be started.
 struct PipedChild {
