@@ -367,8 +367,11 @@ test('codex through the daemon: a Coffer tool via the shim entry in ~/.codex/con
         delete env.CODEX_HOME; // ~/.codex, found through HOME like on a user's machine
         await daemon.cliOk(['--json', 'agent', 'add', 'cx', '--driver', 'codex', '--command', CODEX, ...envFlags(env),
             '--arg', '-c', '--arg', 'mcp_servers.coffer.default_tools_approval_mode="approve"',
-            // A loaded CI machine (two heavy tests at once on two cores) can take longer than
-            // Codex's default MCP startup wait; it then starts the turn without Coffer's tools.
+            // Codex (0.171) starts a turn after a short grace (~1.5 s) without waiting for MCP
+            // servers that are not `required`, whatever their startup_timeout_sec: on a loaded
+            // machine the first turn then ran without Coffer's tools (seen in a fresh Debian
+            // root). `required` makes it wait for the shim, up to startup_timeout_sec.
+            '--arg', '-c', '--arg', 'mcp_servers.coffer.required=true',
             '--arg', '-c', '--arg', 'mcp_servers.coffer.startup_timeout_sec=60']);
         const id = await newConversation(daemon, 'cx', sandbox.work);
         const s = daemon.subscribe(id);
