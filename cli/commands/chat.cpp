@@ -4,14 +4,17 @@
 #include "app/command.hpp"
 #include "app/context.hpp"
 #include "app/format.hpp"
+#include "client/codes.hpp"
 #include "client/event_stream.hpp"
 #include "client/url.hpp"
 
 #include <boost/json.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <thread>
 
 namespace coffer::cli {
 namespace json = boost::json;
@@ -113,7 +116,9 @@ struct WatchOptions {
 };
 
 // Streams the conversation's events (reconnecting after a resync from the last id seen) until
-// the condition holds, the daemon ends the stream, or it fails.
+// the condition holds, the daemon ends the stream, or it fails. With a condition to wait for, a
+// stream that ends before it holds is resumed from the last id seen (the daemon replays what
+// came after it), at most kMaxResumes times in a row without an event.
 int watch_events(Context& ctx, const std::string& id, const WatchOptions& w) {
     auto first = ctx.call("GET", client::with_query(conv_path(id), {{"messages", "0"}}));
     if (!first.ok()) return ctx.report(first);
@@ -124,10 +129,13 @@ int watch_events(Context& ctx, const std::string& id, const WatchOptions& w) {
     std::optional<std::string> last = w.from;
     std::string my_turn;
     bool done = false;
+    constexpr int kMaxResumes = 5;
+    int resumes = 0;  // in a row, without an event in between
     while (!done) {
         bool reconnect = false;
         auto r = client::read_event_stream(*daemon, conv_path(id, {"events"}), last, [&](const client::StreamedEvent& ev) {
             if (!ev.id.empty()) last = ev.id;
+            if (ev.type != "state") resumes = 0;
             boost::system::error_code ec;
             auto e = json::parse(ev.data, ec);
             if (ec) return true;
@@ -149,7 +157,13 @@ int watch_events(Context& ctx, const std::string& id, const WatchOptions& w) {
             return !done;
         });
         if (!r) return ctx.fail(r.error());
-        if (!reconnect) break;
+        if (reconnect || done) continue;
+        if (!w.until_idle && !w.until_turn_of) break;  // plain watch: the stream's end is the end
+        if (!last || ++resumes > kMaxResumes)
+            return ctx.fail(core::Error::make(client::code::daemon_unreachable,
+                                              "the event stream kept ending before what the watch waits for"));
+        ctx.err() << "coffer: the event stream ended early; resuming after event " << *last << '\n' << std::flush;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100 * resumes));
     }
     return exit_code::ok;
 }

@@ -354,7 +354,9 @@ BOOST_FIXTURE_TEST_CASE(the_cli_drives_a_conversation, ChatFixture) {
     auto made = d.cli({"chat", "new", "--agent", "cc", "--cwd", workdir(), "--json"});
     BOOST_TEST_REQUIRE(made.exit_code == 0, made.err);
     auto id = std::string(json::parse(made.out).at("id").as_string());
-    auto sent = d.cli({"chat", "send", id, "from the cli hang=300", "--json"});
+    // The first turn lasts long enough for the watch below to attach while it runs: a watcher
+    // replays only the current turn, and the CLI may be slow to start (sanitizers, load).
+    auto sent = d.cli({"chat", "send", id, "from the cli hang=2000", "--json"});
     BOOST_TEST_REQUIRE(sent.exit_code == 0, sent.err);
     auto m = json::parse(sent.out).at("message");
     BOOST_TEST(m.at("status").as_string() == "started");
